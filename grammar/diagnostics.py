@@ -1,0 +1,83 @@
+"""Turn lark's parse failures into BeliefSyntaxError: line, column, caret line, expectation in words."""
+
+from __future__ import annotations
+
+import lark
+
+from belief.errors import BeliefSyntaxError
+
+_WORDS = {
+    "TERM": "an entity or agent name", "NAME": "a name", "VAR": "a variable", "TAG": "an entity tag", "NUMBER": "a number", "STRING": "a quoted fact",
+    "INFIX_REL": "a relation (IN, AT, HOLD, CONTAIN, EXPLORED)", "_BELIEVE": "BELIEVE", "_UNSURE": "UNSURE",
+    "_NOT": "NOT", "_LPAR": "'('", "_RPAR": "')'", "_COMMA": "','", "_AT_SIGN": "'@'", "_QMARK": "'?'",
+    "_NL": "end of line", "$END": "end of input", "_LP": "'('", "_RP": "')'", "_DASH": "'-'",
+    "_BELIEVES": "believes", "_PROB": "prob", "_DEFINE": "define", "_DOMAIN": "domain", "_PROBLEM": "problem",
+}
+_TERMS = {"NAME", "VAR", "TAG", "TERM"}
+_RELATION = {"INFIX_REL", "_BELIEVE", "_UNSURE", "_LPAR"}
+
+
+def _words(expected) -> str:
+    names = sorted({_WORDS.get(e, e.strip("_").lower() if e.startswith("_") and e[1:].isupper() else e)
+                    for e in expected})
+    if not names:
+        return "nothing more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _prev_word(line: str, column: int) -> str:
+    before = line[: max(column - 1, 0)].rstrip()
+    if not before:
+        return ""
+    if before.endswith(")") or before.endswith("("):
+        return before[-1]
+    return before.split()[-1] if before.split() else ""
+
+
+def to_syntax_error(err: lark.exceptions.LarkError, text: str, form: str, source: str | None) -> BeliefSyntaxError:
+    lines = text.splitlines() or [""]
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        line, col = err.line, err.column
+        text_line = lines[line - 1] if 0 < line <= len(lines) else ""
+        ch = text_line[col - 1] if 0 < col <= len(text_line) else "?"
+        allowed = _words(err.allowed or ())
+        return BeliefSyntaxError(f"unexpected character {ch!r}; expected {allowed}", line=line, column=col,
+                                 text_line=text_line, expected=allowed, source=source)
+    if isinstance(err, lark.exceptions.UnexpectedToken):
+        tok = err.token
+        expected = set(err.expected or ())
+        at_end = tok.type in ("$END", "_NL")
+        if tok.type == "$END":
+            line = len(lines)
+            while line > 1 and not lines[line - 1].strip():
+                line -= 1
+            text_line = lines[line - 1]
+            col = len(text_line.rstrip()) + 1
+        else:
+            line, col = tok.line, tok.column
+            text_line = lines[line - 1] if 0 < line <= len(lines) else ""
+            if tok.type == "_NL":
+                col = len(text_line.rstrip()) + 1
+        prev = _prev_word(text_line, col)
+        got = "end of line" if at_end else repr(str(tok.value))
+        after = f" after {prev!r}" if prev else ""
+        if expected & _RELATION and expected & {"INFIX_REL"}:
+            msg = f"missing relation{after} (expected IN, AT, HOLD, CONTAIN, EXPLORED, BELIEVE, UNSURE or '('), got {got}"
+        elif expected and expected <= (_TERMS | {"_NOT", "_QMARK"}) or expected == _TERMS | {"_NOT"}:
+            what = "an entity or agent name" if "_NOT" not in expected else "an entity or agent name, or NOT"
+            msg = f"missing {what}{after}, got {got}"
+        elif expected == {"NUMBER"}:
+            msg = f"missing probability{after}: expected a number in [0, 1], got {got}"
+        elif "_NL" in expected or "$END" in expected and not at_end:
+            msg = f"unexpected {got}{after}: a fact is complete here (one fact per line)"
+        else:
+            msg = f"unexpected {got}{after}; expected {_words(expected)}"
+        return BeliefSyntaxError(msg, line=line, column=col, text_line=text_line, expected=_words(expected),
+                                 source=source)
+    if isinstance(err, lark.exceptions.UnexpectedEOF):
+        line = len(lines)
+        text_line = lines[-1]
+        exp = _words(err.expected or ())
+        return BeliefSyntaxError(f"unexpected end of input; expected {exp}", line=line,
+                                 column=len(text_line) + 1, text_line=text_line, expected=exp, source=source)
+    return BeliefSyntaxError(f"cannot parse: {err}", line=1, column=1, text_line=lines[0], source=source)
