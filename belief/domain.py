@@ -198,7 +198,7 @@ class Domain:
                 continue
             name = canon(agent, problems, f"believer {i + 1}")
             if known is not None and name in known and not self.is_subtype(known[name], AGENT_TYPE):
-                problems.append(f"{name!r} cannot believe anything: it is a {known[name]}, not an agent")
+                problems.append(f"{name!r} cannot believe anything: it is {_a(known[name])}, not an agent")
             new_chain.append(name)
         pred = self.predicates.get(atom.pred)
         new_args = list(atom.args)
@@ -218,7 +218,7 @@ class Domain:
                 new_args[i] = name
                 if known is not None and name in known and not self.is_subtype(known[name], want):
                     problems.append(
-                        f"argument {i + 1} of {atom.pred} must be a {want}, but {name!r} is a {known[name]}"
+                        f"argument {i + 1} of {atom.pred} must be {_a(want)}, but {name!r} is {_a(known[name])}"
                         f" (in {atom})")
         if problems:
             raise BeliefTypeError(f"{fact}: " + "; ".join(problems))
@@ -229,6 +229,10 @@ class Domain:
                                   f"(rules: {'; '.join(str(r) for r in self.rules)})")
         out = Fact(formula, fact.probability)
         return out if isinstance(item, Fact) else out.formula
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 class _Canonicaliser:

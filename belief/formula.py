@@ -320,7 +320,7 @@ class Fact:
         if not isinstance(formula, Formula):
             raise BeliefTypeError(f"a fact needs a formula, got {formula!r}")
         if probability is not None:
-            probability = float(probability)
+            probability = float(probability) + 0.0  # -0.0 -> 0.0
             if not (0.0 <= probability <= 1.0) or math.isnan(probability):
                 raise BeliefTypeError(f"probability must lie in [0, 1], got {probability}")
         object.__setattr__(self, "formula", formula)

@@ -23,14 +23,15 @@ class _Splice(list):
 
 class FastLALR:
     def __init__(self, lark_parser: Lark, transformer, token_spec: list[tuple[str, str]],
-                 keywords: dict[str, str], skip: set[str], retype: dict[str, str]):
+                 keywords: dict[str, str], skip: set[str], retype: dict[str, tuple[str, str]]):
         """``token_spec``: (terminal, regex) in match order; ``keywords``: NAME values that are keywords;
-        ``retype``: terminal -> terminal to try when the parser cannot take a token as lexed (e.g. NAME '1'
-        where a NUMBER is expected, as lark's contextual lexer would)."""
+        ``retype``: terminal -> (terminal, regex) to try when the parser cannot take a token as lexed and
+        the token fully matches the regex (e.g. TERM '1' where a NUMBER is expected, as lark's contextual
+        lexer would decide)."""
         self.regex = re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in token_spec))
         self.keywords = keywords
         self.skip = skip
-        self.retype = retype
+        self.retype = {k: (v, re.compile(rx)) for k, (v, rx) in retype.items()}
         table = lark_parser.parser.parser.parser.parse_table
         self.start_states = dict(table.start_states)
         self.end_states = dict(table.end_states)
@@ -132,8 +133,11 @@ class FastLALR:
                 row = states[state_stack[-1]]
                 action = row.get(kind)
                 if action is None:
-                    kind = retype.get(kind)
-                    action = row.get(kind) if kind else None
+                    alt = retype.get(kind)
+                    if alt is None or not alt[1].fullmatch(value):
+                        raise _GiveUp
+                    kind = alt[0]
+                    action = row.get(kind)
                     if action is None:
                         raise _GiveUp
                 if action.__class__ is int:  # shift

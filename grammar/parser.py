@@ -234,7 +234,7 @@ def _readable_fast():
         ("_COMMA", ","),
     ]
     return FastLALR(lk, ReadableTransformer(), spec, keywords, skip={"WS_INLINE", "HASH_COMMENT"},
-                    retype={"TERM": "NUMBER"})
+                    retype={"TERM": ("NUMBER", pattern["NUMBER"])})
 
 
 def readable_parser(start: str = "document") -> Lark:
@@ -266,10 +266,20 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
         return parser.parse(text)
     except BeliefSyntaxError:
         raise
+    except BeliefTypeError as e:  # a value the grammar admits but a formula forbids (reserved word, p > 1)
+        if form != "readable":
+            raise
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        raise BeliefSyntaxError(str(e), line=1, column=1, text_line=first, source=source) from None
     except lark.exceptions.VisitError as e:  # errors raised inside the transformer
         orig = e.orig_exc
-        if isinstance(orig, BeliefError):
+        if isinstance(orig, BeliefSyntaxError):
             raise orig from None
+        if isinstance(orig, BeliefError):
+            if form != "readable":
+                raise orig from None
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            raise BeliefSyntaxError(str(orig), line=1, column=1, text_line=first, source=source) from None
         raise
     except lark.exceptions.LarkError as e:
         raise to_syntax_error(e, text, form, source) from None

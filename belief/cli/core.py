@@ -58,7 +58,7 @@ def parse_cmd(
     try:
         items = parse_document(text, source=name)
         if any(isinstance(i, Scenario) for i in items):
-            load_scenario(text, source=name)  # type-check the scenario against its domain
+            load_scenario(text, source=name).store()  # type-check every initial fact against the domain
     except BeliefError as e:
         report_error(e)
     for item in items:

@@ -1,0 +1,3 @@
+from belief.cli import main
+
+main()

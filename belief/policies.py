@@ -1,0 +1,179 @@
+"""Trust policies: what a message does to the perspective chains.
+
+A policy turns one message event (``tell`` or ``announce``) into *effects*:
+
+- :class:`GroupEffect`: every chain over ``agents`` now holds ``value`` (like a shared observation),
+  optionally except the solo chain of one agent (a speaker's own belief is not changed by speaking);
+- :class:`ChainEffect`: exactly one perspective chain now holds ``value``.
+
+Policies are pure: they read the message and a :class:`PolicyContext` (who hears it, who was in the
+chapter, exit order) and return effects; the checker applies them. Register your own with
+:func:`register_policy` and pass its name (or an instance) to ``check(trace, policy=...)``.
+
+Built in:
+
+``strict-truthful``
+    Senders are truthful and trusted: the recipients (for a public message, everyone hearing it) and
+    the sender come to share the content like a joint observation -- every chain over
+    ``{sender} | recipients`` holds it -- except the sender's own first-order belief, which speaking does
+    not change. In particular recipients believe the content and the sender knows they do.
+
+``hitom``
+    Reproduces Hi-ToM's labelling (see DESIGN.md, "Exact ToM semantics"):
+
+    - public claim by S that O is in C: the *believers* are the listeners who exited the room before S in
+      that chapter, plus listeners who were not in that chapter. For each believer B: B believes C,
+      "B thinks S thinks" C, "S thinks B thinks" C. For every other listener D != S only
+      "S thinks D thinks" C.
+    - private tell S -> L that O is in C: L trusts S iff L exited earlier than S in that chapter or L was
+      not in it. If trusted: L believes C and "L thinks S thinks" C. Always: "S thinks L thinks" C.
+    - no other chain changes.
+
+    "That chapter" is the message's ``chapter`` field, or else the latest chapter of the trace. A sender
+    who was not in the chapter is treated as knowing less than every participant (only non-participants
+    trust it); a participant who never exited counts as exiting last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, Union
+
+from belief.errors import BeliefError
+
+
+class PolicyError(BeliefError):
+    """An unknown or malformed trust policy."""
+
+
+@dataclass(frozen=True)
+class GroupEffect:
+    agents: frozenset
+    fluent: tuple
+    value: Optional[str]
+    except_solo: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ChainEffect:
+    chain: tuple
+    fluent: tuple
+    value: Optional[str]
+
+
+Effect = Union[GroupEffect, ChainEffect]
+
+
+@dataclass(frozen=True)
+class PolicyContext:
+    """What a policy may know when a message is sent."""
+
+    sender: str
+    listeners: tuple  # everyone who receives/hears the message, sender excluded, in a stable order
+    public: bool
+    chapter: Optional[int]
+    participants: frozenset = field(default_factory=frozenset)  # agents who entered the chapter's room
+    exit_rank: dict = field(default_factory=dict)  # agent -> order of its first exit in the chapter
+
+    def exited_before(self, a: str, b: str) -> bool:
+        """True iff ``a`` left the chapter's room before ``b`` (a participant who never left exits last)."""
+        inf = float("inf")
+        return self.exit_rank.get(a, inf) < self.exit_rank.get(b, inf)
+
+    def in_chapter(self, a: str) -> bool:
+        return a in self.participants
+
+
+class TrustPolicy:
+    """Base class. Subclasses set ``name`` and implement :meth:`effects`."""
+
+    name: str = "custom"
+
+    def effects(self, event, ctx: PolicyContext) -> Iterable[Effect]:
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<TrustPolicy {self.name}>"
+
+
+class StrictTruthful(TrustPolicy):
+    name = "strict-truthful"
+
+    def effects(self, event, ctx):
+        group = frozenset((ctx.sender, *ctx.listeners))
+        for c in event.content:
+            yield GroupEffect(group, c.fluent, c.value, except_solo=ctx.sender)
+
+
+class HiToM(TrustPolicy):
+    name = "hitom"
+
+    def _trusts(self, listener: str, ctx: PolicyContext) -> bool:
+        if not ctx.in_chapter(listener):
+            return True
+        if not ctx.in_chapter(ctx.sender):
+            return False
+        return ctx.exited_before(listener, ctx.sender)
+
+    def effects(self, event, ctx):
+        s = ctx.sender
+        for c in event.content:
+            f, v = c.fluent, c.value
+            if ctx.public:
+                for d in ctx.listeners:
+                    if d == s:
+                        continue
+                    if self._trusts(d, ctx):
+                        yield ChainEffect((d,), f, v)
+                        yield ChainEffect((d, s), f, v)
+                    yield ChainEffect((s, d), f, v)
+            else:
+                for r in ctx.listeners:
+                    if r == s:
+                        continue
+                    if self._trusts(r, ctx):
+                        yield ChainEffect((r,), f, v)
+                        yield ChainEffect((r, s), f, v)
+                    yield ChainEffect((s, r), f, v)
+
+
+_REGISTRY: dict[str, Callable[[], TrustPolicy]] = {}
+
+
+def register_policy(name: str, factory: Callable[[], TrustPolicy] | None = None):
+    """Register a policy factory (a class or a zero-argument callable) under ``name``.
+
+    Usable as a decorator: ``@register_policy("gullible") class Gullible(TrustPolicy): ...``.
+    """
+
+    def deco(f):
+        _REGISTRY[name] = f
+        return f
+
+    return deco(factory) if factory is not None else deco
+
+
+def policy_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def get_policy(policy: Union[str, TrustPolicy, None]) -> TrustPolicy:
+    if policy is None:
+        policy = "strict-truthful"
+    if isinstance(policy, TrustPolicy):
+        return policy
+    if isinstance(policy, str):
+        try:
+            return _REGISTRY[policy]()
+        except KeyError:
+            raise PolicyError(f"unknown trust policy {policy!r}; known: {', '.join(policy_names())}") from None
+    if hasattr(policy, "effects"):
+        return policy  # duck-typed policy object
+    raise PolicyError(f"not a trust policy: {policy!r}")
+
+
+register_policy("strict-truthful", StrictTruthful)
+register_policy("hitom", HiToM)
+
+__all__ = ["ChainEffect", "GroupEffect", "HiToM", "PolicyContext", "PolicyError", "StrictTruthful",
+           "TrustPolicy", "get_policy", "policy_names", "register_policy"]

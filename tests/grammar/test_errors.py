@@ -1,0 +1,45 @@
+"""Syntax errors: exact line and column, a caret line, the expectation in words, never a lark traceback."""
+
+from pathlib import Path
+
+import pytest
+
+from belief import BeliefError, BeliefSyntaxError
+from belief.grammar import parse_document, parse_fact, parse_readable_document
+
+CASES = [line.split("\t") for line in (Path(__file__).resolve().parents[1] / "fixtures" / "grammar" / "errors.txt")
+         .read_text().splitlines() if line and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("text,line,column,message", CASES, ids=[c[0] for c in CASES])
+def test_error_position_and_message(text, line, column, message):
+    text = text.replace("\\n", "\n")
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_readable_document(text)
+    err = e.value
+    assert (err.line, err.column) == (int(line), int(column))
+    assert message in err.message
+    rendered = str(err)
+    assert rendered.splitlines()[-1].strip() == "^"
+    assert rendered.splitlines()[-1].index("^") - 4 == err.column - 1
+
+
+def test_every_bad_line_is_reported():
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_readable_document("a IN b\nc BELIEVE d\nx IN y\nfoo bar\n")
+    assert [(x.line, x.column) for x in e.value.all_errors] == [(2, 12), (4, 5)]
+    assert "and 1 more error" in e.value.message
+
+
+def test_source_name_is_shown():
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_document("a IN", source="facts.bel")
+    assert str(e.value).startswith("facts.bel:1:5:")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "(", ")", "(believes", "(in a", "((in a b))", "(prob 2 (in a b))",
+                                  "(not (believes a (in b c)))", "@", "? ?", "a IN b @ @", "\x00", "(not x)",
+                                  "(define (domain d) (:functional nope))", "believes(a)", "a BELIEVE not(b)"])
+def test_bad_input_raises_only_belief_errors(text):
+    with pytest.raises(BeliefError):
+        parse_document(text) if text.strip().startswith("(") else parse_fact(text)
