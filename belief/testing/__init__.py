@@ -1,0 +1,1 @@
+"""Testing helpers users can import: hypothesis strategies (``belief.testing.strategies``)."""
