@@ -28,7 +28,11 @@ class FastLALR:
         ``retype``: terminal -> (terminal, regex) to try when the parser cannot take a token as lexed and
         the token fully matches the regex (e.g. TERM '1' where a NUMBER is expected, as lark's contextual
         lexer would decide)."""
-        self.regex = re.compile("|".join(f"(?P<{name}>{rx})" for name, rx in token_spec))
+        # inline whitespace (the `skip` terminal named "WS_INLINE") is absorbed before each token
+        ws = dict(token_spec).get("WS_INLINE")
+        alts = "|".join(f"(?P<{name}>{rx})" for name, rx in token_spec if name != "WS_INLINE")
+        self.ws = re.compile(f"(?:{ws})?\\Z") if ws else re.compile("\\Z")
+        self.regex = re.compile(f"(?:{ws})?(?:{alts})" if ws else alts)
         self.keywords = keywords
         self.skip = skip
         self.retype = {k: (v, re.compile(rx)) for k, (v, rx) in retype.items()}
@@ -103,12 +107,12 @@ class FastLALR:
             kind = m.lastgroup
             if kind in skip:
                 continue
-            value = m.group()
+            value = m.group(kind)
             if kind == "TERM":
                 kind = keywords.get(value, "TERM")
             add_kind(kind)
             add_value(value)
-        if pos != len(text):
+        if pos != len(text) and not self.ws.match(text, pos):
             raise _GiveUp
         return kinds, values
 
