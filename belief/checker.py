@@ -87,7 +87,7 @@ class Answer:
 
 
 class _FluentIndex:
-    __slots__ = ("times", "masks", "values", "events", "hows", "seqs", "excl", "by_agent",
+    __slots__ = ("times", "masks", "values", "events", "hows", "seqs", "excl", "by_agent", "bits",
                  "real_t", "real_v", "real_e", "overrides")
 
     def __init__(self):
@@ -99,6 +99,7 @@ class _FluentIndex:
         self.seqs: list[int] = []
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
         self.by_agent: dict[int, list[int]] = {}
+        self.bits: dict[int, int] = {}      # lazily built bitsets of by_agent (query time only)
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: list[int] = []
@@ -189,18 +190,38 @@ class GroundTruth:
         return h[0].value if h else None
 
     # --- chains ------------------------------------------------------------------------------
-    def _latest_group(self, idx: _FluentIndex, ids: list[int], smask: int, pos: int) -> int:
-        """Position of the latest group update at or before ``pos`` whose observers include all ``ids``."""
-        lists = []
-        for a in ids:
-            lst = idx.by_agent.get(a)
+    _GALLOP_ROUNDS = 6
+
+    def _bitset(self, idx: _FluentIndex, aid: int) -> int:
+        """The positions agent ``aid`` observed, as a Python int bitset (built lazily, cached)."""
+        b = idx.bits.get(aid)
+        if b is None:
+            import numpy as np
+
+            lst = idx.by_agent.get(aid)
+            if not lst:
+                b = 0
+            else:
+                arr = np.zeros(len(idx.times), dtype=bool)
+                arr[np.asarray(lst, dtype=np.int64)] = True
+                b = int.from_bytes(np.packbits(arr, bitorder="little").tobytes(), "little")
+            idx.bits[aid] = b
+        return b
+
+    def _latest_group(self, idx: _FluentIndex, ids, smask: int, pos: int) -> int:
+        """Position of the latest group update at or before ``pos`` whose observers include all ``ids``.
+
+        A few rounds of galloping intersection of the agents' position lists (cheap when the answer is
+        recent), then an exact bitset intersection (C-speed AND of per-agent bitsets over the fluent's
+        updates), so a query never walks the history update by update.
+        """
+        by = idx.by_agent
+        excl = idx.excl
+        if len(ids) == 1:
+            lst = by.get(ids[0])
             if not lst:
                 return -1
-            lists.append(lst)
-        excl = idx.excl
-        j = pos
-        if len(lists) == 1:
-            lst = lists[0]
+            j = pos
             while True:
                 k = bisect_right(lst, j) - 1
                 if k < 0:
@@ -210,7 +231,14 @@ class GroundTruth:
                     j -= 1
                     continue
                 return j
-        while j >= 0:
+        lists = []
+        for a in ids:
+            lst = by.get(a)
+            if not lst:
+                return -1
+            lists.append(lst)
+        j = pos
+        for _ in range(self._GALLOP_ROUNDS):
             nj = j
             for lst in lists:
                 k = bisect_right(lst, j) - 1
@@ -222,7 +250,54 @@ class GroundTruth:
             if nj == j:
                 return j
             j = nj
-        return -1
+        x = (1 << (j + 1)) - 1
+        for a in ids:
+            x &= self._bitset(idx, a)
+            if not x:
+                return -1
+        return x.bit_length() - 1
+
+    def _find(self, chain: tuple, fluent: tuple, at: int):
+        """(index, 'g'|'o', position) of the update that set ``chain``'s value, or None. Chain normalised."""
+        idx = self._index.get(fluent)
+        if idx is None:
+            return None
+        aid = self._aid
+        ids = []
+        for a in chain:
+            i = aid.get(a)
+            if i is None:
+                return None  # an agent absent from the trace never observed anything
+            ids.append(i)
+        best = None
+        best_seq = -1
+        times = idx.times
+        if not times:
+            pos = -1
+        elif at >= times[-1]:
+            pos = len(times) - 1
+        else:
+            pos = bisect_right(times, at) - 1
+        if pos >= 0:
+            if len(ids) == 1:
+                uniq = ids
+                smask = 1 << ids[0]
+            else:
+                uniq = sorted(set(ids))
+                smask = 0
+                for i in uniq:
+                    smask |= 1 << i
+            j = self._latest_group(idx, uniq, smask, pos)
+            if j >= 0:
+                best_seq = idx.seqs[j]
+                best = (idx, "g", j)
+        if idx.overrides:
+            ov = idx.overrides.get(tuple(ids))
+            if ov is not None:
+                k = bisect_right(ov[0], at) - 1
+                if k >= 0 and ov[3][k] > best_seq:
+                    best = (idx, "o", k)
+        return best
 
     def lookup(self, chain, fluent, at: Optional[int] = None) -> Optional[Provenance]:
         """The update that gave ``chain`` its current value of ``fluent`` at time ``at`` (None: never set)."""
@@ -231,46 +306,33 @@ class GroundTruth:
         at = self._at(at)
         if not chain:
             return self._reality_prov(fluent, at)
-        idx = self._index.get(fluent)
-        if idx is None:
+        found = self._find(chain, fluent, at)
+        if found is None:
             return None
-        ids = []
-        for a in chain:
-            i = self._aid.get(a)
-            if i is None:
-                return None  # an agent absent from the trace never observed anything
-            ids.append(i)
-        best = None
-        best_seq = -1
-        pos = bisect_right(idx.times, at) - 1
-        if pos >= 0:
-            uniq = sorted(set(ids))
-            smask = 0
-            for i in uniq:
-                smask |= 1 << i
-            j = self._latest_group(idx, uniq, smask, pos)
-            if j >= 0:
-                best_seq = idx.seqs[j]
-                best = ("g", j)
-        ov = idx.overrides.get(tuple(ids)) if idx.overrides else None
-        if ov is not None:
-            k = bisect_right(ov[0], at) - 1
-            if k >= 0 and ov[3][k] > best_seq:
-                best = ("o", k)
-        if best is None:
-            return None
-        kind, k = best
+        idx, kind, k = found
         if kind == "g":
             return Provenance(idx.times[k], idx.values[k], self.events[idx.events[k]], idx.hows[k],
                               self._names(idx.masks[k]))
+        ov = idx.overrides[tuple(self._aid[a] for a in chain)]
         return Provenance(ov[0][k], ov[1][k], self.events[ov[2][k]], ov[4][k], (), chain)
 
     provenance = lookup
 
     def value(self, chain, fluent, at: Optional[int] = None) -> Optional[str]:
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
-        p = self.lookup(chain, fluent, at)
-        return p.value if p else None
+        chain = self.normalize(chain)
+        fluent = fluent_of(fluent)
+        at = self._at(at)
+        if not chain:
+            p = self._reality_prov(fluent, at)
+            return p.value if p else None
+        found = self._find(chain, fluent, at)
+        if found is None:
+            return None
+        idx, kind, k = found
+        if kind == "g":
+            return idx.values[k]
+        return idx.overrides[tuple(self._aid[a] for a in chain)][1][k]
 
     def known(self, chain, fluent, at: Optional[int] = None) -> bool:
         return self.lookup(chain, fluent, at) is not None

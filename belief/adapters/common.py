@@ -142,7 +142,8 @@ class Report:
                 a = br.setdefault(str(v), [0, 0])
                 a[0] += int(q.agrees)
                 a[1] += 1
-            out[name] = dict(sorted(br.items()))
+            if br:
+                out[name] = dict(sorted(br.items()))
         return out
 
     def disagreements(self) -> list:

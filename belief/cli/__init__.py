@@ -1,6 +1,7 @@
 """The `belief` command line. Each module below registers its commands on the shared app."""
 from belief.cli.app import app, bench_app  # noqa: F401
 from belief.cli import core  # noqa: F401  (parse, query, demo, bench parse)
+from belief.cli import tom  # noqa: F401
 
 
 def main():  # console-script entry point

@@ -1,0 +1,149 @@
+"""ToM benchmark commands: ``belief tomi``, ``belief hitom`` and ``belief bench checker``.
+
+Each prints a rich table and, as its last stdout line, one JSON object. Progress goes to stderr only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belief.cli.app import app, bench_app
+from belief.errors import BeliefError
+
+out = Console(highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1):
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _pct(a: int, n: int) -> str:
+    return f"{100.0 * a / n:.1f}%" if n else "-"
+
+
+def _table(title: str, summary: dict, breakdowns: list[tuple[str, str]]) -> Table:
+    t = Table(title=title)
+    t.add_column("group")
+    t.add_column("type")
+    t.add_column("agree", justify="right")
+    t.add_column("total", justify="right")
+    t.add_column("accuracy", justify="right")
+    for label, key in breakdowns:
+        for k, (a, n) in summary.get(key, {}).items():
+            t.add_row(label, k, str(a), str(n), _pct(a, n))
+    t.add_row("all", "", str(summary["agree"]), str(summary["total"]), _pct(summary["agree"], summary["total"]))
+    return t
+
+
+def _write_jsonl(path: Optional[Path], rows) -> None:
+    if path is None:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    except OSError as e:
+        _fail(f"{path}: cannot write: {e}")
+
+
+def _emit(report, title: str, breakdowns, predictions: Optional[Path], audit: Optional[Path], with_source: bool,
+          policy: str):
+    from belief.adapters.common import audit_entry
+
+    summary = report.summary()
+    summary["policy"] = policy
+    _write_jsonl(predictions, (q.prediction(with_source) for q in report.questions))
+    _write_jsonl(audit, (audit_entry(q, with_source) for q in report.disagreements()))
+    out.print(_table(title, summary, breakdowns))
+    dis = report.disagreements()
+    if dis:
+        out.print(f"{len(dis)} disagreement(s) with the official labels"
+                  + (f" (explained in {audit})" if audit else " (use --audit FILE for the justifications)"))
+    print(json.dumps(summary), flush=True)
+
+
+@app.command("tomi")
+def tomi_cmd(
+    stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences, question<TAB>answer<TAB>1)."),
+    trace: Optional[Path] = typer.Option(None, "--trace", help="The matching .trace file (question-type labels)."),
+    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
+    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
+):
+    """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
+    from belief.adapters import tomi
+
+    if not stories.exists():
+        _fail(f"{stories}: no such file")
+    if trace is not None and not trace.exists():
+        _fail(f"{trace}: no such file")
+    try:
+        report = tomi.grade(stories, trace, policy)
+    except BeliefError as e:
+        _fail(str(e))
+    _emit(report, f"ToMi: {stories}", [("type", "by_type"), ("story", "by_story_type")], predictions, audit,
+          False, policy)
+
+
+@app.command("hitom")
+def hitom_cmd(
+    path: Path = typer.Argument(..., help="Hi-ToM JSON ({\"data\": [...]}), JSON Lines, or a Tell/No_Tell tree."),
+    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
+    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
+):
+    """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
+    from belief.adapters import hitom
+
+    if not path.exists():
+        _fail(f"{path}: no such file or directory")
+    try:
+        report = hitom.grade(path, policy)
+    except BeliefError as e:
+        _fail(str(e))
+    _emit(report, f"Hi-ToM: {path}", [("order", "by_type"), ("tell", "by_tell")], predictions, audit, True, policy)
+
+
+@bench_app.command("checker")
+def bench_checker_cmd(
+    agents: int = typer.Option(10, "--agents", min=1, max=62),
+    rooms: int = typer.Option(5, "--rooms", min=1),
+    depth: int = typer.Option(4, "--depth", min=1),
+    events: int = typer.Option(100_000, "--events", min=1),
+    queries: int = typer.Option(100_000, "--queries", min=0),
+    objects: int = typer.Option(10, "--objects", min=1),
+    seed: int = typer.Option(0, "--seed"),
+    policy: str = typer.Option("strict-truthful", "--policy"),
+):
+    """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
+    from belief import bench_checker
+    from belief.policies import get_policy
+
+    try:
+        get_policy(policy)
+    except BeliefError as e:
+        _fail(str(e))
+    err = Console(stderr=True)
+    if err.is_terminal:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True) as prog:
+            tasks: dict = {}
+
+            def cb(name, n, total):
+                if name not in tasks:
+                    tasks[name] = prog.add_task(name, total=total)
+                prog.advance(tasks[name], n)
+
+            res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy, progress=cb)
+    else:
+        res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy)
+    print(json.dumps(res), flush=True)
