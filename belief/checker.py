@@ -462,6 +462,7 @@ class _Builder:
         self.last_chapter: Optional[int] = None
         self.seq = 0
         self._bits_cache: dict[int, tuple] = {}
+        self.all_agents: Optional[list] = None
 
     # -- helpers --
     def bit(self, agent: str) -> int:
@@ -718,8 +719,12 @@ class _Builder:
             if room is not None:
                 listeners = tuple(self.agents[i] for i in self.ids(self.occ.get(room, 0))
                                   if self.agents[i] != ev.sender)
-            else:  # the sender is nowhere: everyone known so far hears it
-                listeners = tuple(a for a in self.agents if a != ev.sender)
+            else:  # the sender is in no room: a public message reaches every agent of the trace
+                if self.all_agents is None:
+                    self.all_agents = self.trace.agents()
+                listeners = tuple(a for a in self.all_agents if a != ev.sender)
+                for a in listeners:
+                    self.bit(a)
         self._apply(ev, self._context(ev, listeners, True), t, e)
 
 

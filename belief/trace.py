@@ -382,10 +382,13 @@ def _names(agents: Iterable[str]) -> str:
     return ", ".join(agents[:-1]) + " and " + agents[-1]
 
 
-def _fmt_validation(e: ValidationError) -> str:
+def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
     parts = []
     for err in e.errors():
-        loc = ".".join(str(x) for x in err.get("loc", ()))
+        loc = list(err.get("loc", ()))
+        if loc and kind is not None and loc[0] == kind:
+            loc = loc[1:]  # the discriminator's tag
+        loc = ".".join(str(x) for x in loc)
         parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
     return "; ".join(parts)
 
@@ -406,7 +409,7 @@ def parse_event(data: Any, *, line: int | None = None, source: str | None = None
     try:
         return _EVENT_ADAPTER.validate_python(data)
     except ValidationError as e:
-        raise TraceError(f"{where}invalid {kind} event: {_fmt_validation(e)}") from None
+        raise TraceError(f"{where}invalid {kind} event: {_fmt_validation(e, kind)}") from None
 
 
 class Trace:
