@@ -190,7 +190,7 @@ class GroundTruth:
         return h[0].value if h else None
 
     # --- chains ------------------------------------------------------------------------------
-    _GALLOP_ROUNDS = 6
+    _GALLOP_ROUNDS = 1
 
     def _bitset(self, idx: _FluentIndex, aid: int) -> int:
         """The positions agent ``aid`` observed, as a Python int bitset (built lazily, cached)."""
