@@ -1,0 +1,28 @@
+"""Random baseline for bomb_v0: a uniformly random valid action each turn, random yes/no ToM answers."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+
+class RandomAgent:
+    kind = "random"
+
+    def __init__(self, name: str, seed: int | None = None, **_):
+        self.name = name
+        self.rng = random.Random(f"random:{seed}:{name}")
+
+    def act(self, obs: dict, mask=None) -> tuple[int, str]:
+        valid = list(np.flatnonzero(mask)) if mask is not None else list(range(9))
+        return int(self.rng.choice(valid)), ""
+
+    def observe_result(self, res: dict, message: str = "") -> None:
+        pass
+
+    def answer(self, q: dict) -> str:
+        return "Yes." if self.rng.random() < 0.5 else "No."
+
+
+__all__ = ["RandomAgent"]
