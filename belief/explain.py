@@ -31,7 +31,8 @@ def fluent_text(fluent: tuple) -> str:
 
 def _ev(p: Provenance) -> str:
     e = p.event
-    return f"t={p.t} [{e.where()}] {e.describe()}"
+    src = f" [{e.where()}]" if e.source_line is not None else ""
+    return f"t={p.t}{src} {e.describe()}"
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Explanation:
     set_by: Optional[Provenance]
     missed: list = field(default_factory=list)   # (Provenance of a later reality change, absent chain agents)
     policy: str = ""
+    whereabouts: dict = field(default_factory=dict)  # agent -> {"at_set": room, "now": room}
 
     @property
     def text(self) -> str:
@@ -57,7 +59,7 @@ class Explanation:
             return "\n".join(lines)
         agents = sorted(set(self.chain))
         if self.set_by is None:
-            lines.append(f"{who}: {fluent_text(self.fluent)} is unknown: no event up to t={self.at} was observed "
+            lines.append(f"{who}: unknown ({fluent_text(self.fluent)}): no event up to t={self.at} was observed "
                          f"by all of {', '.join(agents)} together, and no message set this chain")
         else:
             p = self.set_by
@@ -70,6 +72,11 @@ class Explanation:
                              f"(includes all of {', '.join(agents)})")
         for p, absent in self.missed:
             lines.append(f"  not followed: {_ev(p)} -> {p.value}; absent: {', '.join(absent) or '-'}")
+        if self.whereabouts:
+            lines.append("  whereabouts: " + "; ".join(
+                f"{a} in {w.get('at_set') or 'no room'} when set, in {w.get('now') or 'no room'} at t={self.at}"
+                if "at_set" in w else f"{a} in {w.get('now') or 'no room'} at t={self.at}"
+                for a, w in self.whereabouts.items()))
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -78,6 +85,7 @@ class Explanation:
             "known": self.known, "policy": self.policy,
             "set_by": self.set_by.to_dict() if self.set_by else None,
             "not_followed": [dict(p.to_dict(), absent=list(absent)) for p, absent in self.missed],
+            "whereabouts": self.whereabouts,
             "text": self.text,
         }
 
@@ -104,8 +112,14 @@ def explain(truth: GroundTruth, chain, fluent, at: Optional[int] = None) -> Expl
             absent = tuple(sorted(need - observers))
             if absent:
                 missed.append((Provenance(r.t, r.value, r.event, r.how, tuple(sorted(observers))), absent))
+    where = {}
+    for a in dict.fromkeys(chain):
+        w = {"now": truth.location(a, at)}
+        if prov is not None:
+            w["at_set"] = truth.location(a, prov.t)
+        where[a] = w
     return Explanation(chain, fluent, at, prov.value if prov else None, prov is not None, prov, missed,
-                       getattr(truth.policy, "name", str(truth.policy)))
+                       getattr(truth.policy, "name", str(truth.policy)), where)
 
 
 __all__ = ["Explanation", "chain_text", "explain", "fluent_text"]
