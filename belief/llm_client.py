@@ -1,0 +1,558 @@
+"""The LLM boundary: one OpenAI-compatible chat-completions client, configured, bounded and accounted.
+
+Configuration (highest precedence first)::
+
+    explicit arguments     LLMClient(model="m", base_url="http://127.0.0.1:8080/v1")  /  --model --base-url
+    environment            OPENAI_BASE_URL, OPENAI_API_KEY, BELIEF_MODEL
+    a config file          TOML or JSON (``BELIEF_LLM_CONFIG`` or ``config_path=``), validated by pydantic;
+                           in TOML the keys may sit at top level or in an ``[llm]`` table
+    defaults               timeout 30 s, max_retries 2, temperature 0, structured "auto", in-memory cache
+
+Robustness comes from the ``openai`` client's own mechanisms: ``timeout`` bounds each attempt and
+``max_retries`` retries connection errors, timeouts, 408/409/429 and 5xx with exponential backoff
+(0.5 s doubling, jittered, capped at 8 s; a server's ``retry-after``/``retry-after-ms`` header is honoured).
+Whatever still fails becomes one :class:`LLMError` with a one-line message; nothing else escapes.
+
+Structured output: :meth:`LLMClient.structured` calls ``client.chat.completions.parse(response_format=Model)``
+(JSON-schema constrained decoding where the server supports it). When the server rejects
+``response_format`` (HTTP 400/404/422), or answers with text that is not the schema's JSON, the client
+falls back to asking for JSON in plain text and extracting it (code fences and prose around the object are
+tolerated). A reply that is still not valid raises :class:`LLMOutputError` whose ``problems`` list the exact
+schema errors, ready to be sent back to the model.
+
+Token accounting sums the endpoint's ``usage`` field (:class:`TokenUsage`); identical requests (same model,
+messages, schema and sampling parameters) are answered from a cache, in memory and optionally in a JSON
+file keyed by a SHA-256 of the request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from belief.errors import BeliefError
+
+ENV_BASE_URL = "OPENAI_BASE_URL"
+ENV_API_KEY = "OPENAI_API_KEY"
+ENV_MODEL = "BELIEF_MODEL"
+ENV_CONFIG = "BELIEF_LLM_CONFIG"
+#: sent when a local server needs no key (the openai client refuses to start without one)
+PLACEHOLDER_KEY = "not-needed"
+CACHE_SCHEMA = "belief.llm-cache/1"
+
+
+# --- errors ----------------------------------------------------------------------------------------
+class LLMError(BeliefError):
+    """Anything that went wrong talking to the model. ``str(e)`` is one line."""
+
+
+class LLMConfigError(LLMError):
+    """Missing or invalid configuration (no model, a bad URL, an unreadable config file)."""
+
+
+class LLMUnavailableError(LLMError):
+    """The endpoint could not answer: unreachable, timed out, rate limited or failing (after retries)."""
+
+
+class LLMResponseError(LLMError):
+    """The endpoint refused the request (a non-retryable HTTP error such as 400 or 401)."""
+
+    def __init__(self, message: str, status: int | None = None):
+        self.status = status
+        super().__init__(message)
+
+
+class LLMOutputError(LLMError):
+    """The model answered, but not with what was asked (not JSON, schema violations, a refusal)."""
+
+    def __init__(self, message: str, *, raw: str = "", problems: list[str] | None = None):
+        self.raw = raw
+        self.problems = list(problems or [message])
+        super().__init__(message)
+
+
+def one_line(text: Any, limit: int = 240) -> str:
+    s = " ".join(str(text).split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+# --- configuration ---------------------------------------------------------------------------------
+class LLMConfig(BaseModel):
+    """Validated client settings. Unknown keys are errors (a typo in a config file is caught)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    base_url: Optional[str] = Field(None, description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1")
+    api_key: Optional[str] = Field(None, description="API key; local servers need none")
+    model: Optional[str] = Field(None, description="model name as the endpoint knows it")
+    timeout: float = Field(30.0, gt=0, le=3600, description="seconds per attempt")
+    max_retries: int = Field(2, ge=0, le=10, description="retries on connection errors, timeouts, 429, 5xx")
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_tokens: Optional[int] = Field(512, gt=0)
+    seed: Optional[int] = None
+    structured: Literal["auto", "json_schema", "text"] = Field(
+        "auto", description="json_schema: response_format only; text: JSON in text only; auto: try, then fall back")
+    cache: bool = True
+    cache_path: Optional[str] = Field(None, description="JSON file persisting the cache across runs")
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, v):
+        if v is None or v == "":
+            return None
+        if not re.match(r"https?://[^\s/]+", v):
+            raise ValueError(f"base_url must start with http:// or https://, got {v!r}")
+        return v.rstrip("/")
+
+    @classmethod
+    def load(cls, path) -> "LLMConfig":
+        """Read a TOML (``.toml``) or JSON file; TOML keys may be at top level or under ``[llm]``."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as e:
+            raise LLMConfigError(f"cannot read LLM config {p}: {e.strerror or e}") from None
+        return cls.from_mapping(_load_mapping(text, p), source=str(p))
+
+    @classmethod
+    def from_mapping(cls, data: Mapping, source: str = "config") -> "LLMConfig":
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as e:
+            raise LLMConfigError(f"{source}: " + "; ".join(_fmt_validation(e))) from None
+
+    @classmethod
+    def resolve(cls, *, config_path=None, env: Mapping[str, str] | None = None, **explicit) -> "LLMConfig":
+        """Merge defaults < config file < environment < explicit (non-None) arguments."""
+        env = os.environ if env is None else env
+        data: dict[str, Any] = {}
+        path = config_path or env.get(ENV_CONFIG)
+        if path:
+            data.update(cls.load(path).model_dump(exclude_unset=True))
+        for key, var in (("base_url", ENV_BASE_URL), ("api_key", ENV_API_KEY), ("model", ENV_MODEL)):
+            if env.get(var):
+                data[key] = env[var]
+        data.update({k: v for k, v in explicit.items() if v is not None})
+        return cls.from_mapping(data, source="LLM configuration")
+
+    @property
+    def configured(self) -> bool:
+        """True when there is somewhere to send requests and a model to name."""
+        return bool(self.model and (self.base_url or self.api_key))
+
+    def describe(self) -> str:
+        return f"model {self.model or '?'} at {self.base_url or 'the OpenAI default endpoint'}"
+
+
+def _load_mapping(text: str, p: Path) -> dict:
+    if p.suffix.lower() == ".toml":
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise LLMConfigError(f"{p}: invalid TOML: {e}") from None
+        return data.get("llm", data) if isinstance(data.get("llm"), dict) else data
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise LLMConfigError(f"{p}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    if not isinstance(data, dict):
+        raise LLMConfigError(f"{p}: expected a JSON object")
+    return data.get("llm", data) if isinstance(data.get("llm"), dict) else data
+
+
+def _fmt_validation(e: ValidationError) -> list[str]:
+    out = []
+    for err in e.errors():
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "reply"
+        out.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return out
+
+
+# --- accounting and cache --------------------------------------------------------------------------
+@dataclass
+class TokenUsage:
+    """Token counts summed from the endpoint's ``usage`` field, plus request and cache counters."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    requests: int = 0  # requests that got an answer (cache hits excluded)
+    cache_hits: int = 0
+    failures: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, usage: Any) -> None:
+        if usage is None:
+            return
+        get = usage.get if isinstance(usage, dict) else (lambda k, d=None: getattr(usage, k, d))
+        p, c = int(get("prompt_tokens", 0) or 0), int(get("completion_tokens", 0) or 0)
+        t = int(get("total_tokens", 0) or 0) or p + c
+        with self._lock:
+            self.prompt_tokens += p
+            self.completion_tokens += c
+            self.total_tokens += t
+
+    def to_json(self) -> dict:
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "total_tokens": self.total_tokens, "requests": self.requests, "cache_hits": self.cache_hits,
+                "failures": self.failures}
+
+
+class ResponseCache:
+    """Answers of identical requests: in memory, optionally persisted to a JSON file (atomic writes)."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path else None
+        self._entries: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        if self.path is not None and self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                if isinstance(data, dict) and data.get("schema") == CACHE_SCHEMA:
+                    self._entries.update(data.get("entries", {}))
+            except (OSError, json.JSONDecodeError):
+                pass  # a damaged cache file is ignored and rewritten
+
+    @staticmethod
+    def key(payload: Mapping) -> str:
+        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            return self._entries.get(key)
+
+    def put(self, key: str, value: dict) -> None:
+        with self._lock:
+            self._entries[key] = value
+            if self.path is not None:
+                self._write()
+
+    def _write(self):
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".llm-cache-", dir=str(self.path.parent))
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"schema": CACHE_SCHEMA, "entries": self._entries}, f, indent=0, sort_keys=True)
+        os.replace(tmp, self.path)
+
+    def __len__(self):
+        return len(self._entries)
+
+
+# --- results ---------------------------------------------------------------------------------------
+@dataclass
+class Completion:
+    text: str
+    usage: dict
+    cached: bool = False
+
+
+@dataclass
+class Structured:
+    value: BaseModel
+    text: str
+    usage: dict
+    cached: bool = False
+    mode: str = "json_schema"  # or "text"
+
+
+# --- the client ------------------------------------------------------------------------------------
+class LLMClient:
+    """Chat completions against one OpenAI-compatible endpoint, with bounded retries, a cache and usage.
+
+    >>> llm = LLMClient(base_url="http://127.0.0.1:8080/v1", model="smollm2")   # doctest: +SKIP
+    >>> llm.structured([{"role": "user", "content": "..."}], FactList).value     # doctest: +SKIP
+    """
+
+    def __init__(self, config: LLMConfig | None = None, *, client=None, cache: ResponseCache | None = None,
+                 config_path=None, **overrides):
+        if config is None:
+            config = LLMConfig.resolve(config_path=config_path, **overrides)
+        elif overrides:
+            config = LLMConfig.from_mapping({**config.model_dump(), **{k: v for k, v in overrides.items()
+                                                                       if v is not None}})
+        if not config.model:
+            raise LLMConfigError(f"no model configured: pass --model / model=, set {ENV_MODEL}, "
+                                 f"or put model in the config file")
+        self.config = config
+        self.usage = TokenUsage()
+        if cache is None and config.cache:
+            cache = ResponseCache(config.cache_path)
+        self.cache = cache
+        self._text_mode = config.structured == "text"
+        if client is None:
+            import openai
+
+            client = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or PLACEHOLDER_KEY,
+                                   timeout=config.timeout, max_retries=config.max_retries)
+        self._client = client
+
+    @classmethod
+    def from_env(cls, **overrides) -> "LLMClient":
+        return cls(None, **overrides)
+
+    # --- plain text --------------------------------------------------------------------------------
+    def chat(self, messages: list[dict], *, max_tokens: int | None = None,
+             temperature: float | None = None) -> Completion:
+        """One chat completion; returns its text (from the cache for an identical earlier request)."""
+        params = self._params(max_tokens, temperature)
+        key = self._key(messages, None, params)
+        hit = self._cache_get(key)
+        if hit is not None:
+            return Completion(hit["text"], hit.get("usage", {}), cached=True)
+        resp = self._call(lambda: self._client.chat.completions.create(
+            model=self.config.model, messages=messages, **params))
+        text, usage = _content_and_usage(resp)
+        self.usage.add(usage)
+        self._cache_put(key, {"text": text, "usage": usage})
+        return Completion(text, usage)
+
+    # --- structured --------------------------------------------------------------------------------
+    def structured(self, messages: list[dict], schema: type[BaseModel], *, max_tokens: int | None = None,
+                   temperature: float | None = None) -> Structured:
+        """An instance of ``schema`` from the model, by structured output or JSON-in-text fallback.
+
+        Raises :class:`LLMOutputError` (with ``raw`` and exact ``problems``) when the reply is not valid.
+        """
+        params = self._params(max_tokens, temperature)
+        mode = "text" if self._text_mode else "json_schema"
+        key = self._key(messages, schema, params)
+        hit = self._cache_get(key)
+        if hit is not None:
+            return Structured(schema.model_validate(hit["value"]), hit["text"], hit.get("usage", {}), True,
+                              hit.get("mode", mode))
+        if mode == "json_schema":
+            try:
+                out = self._structured_schema(messages, schema, params)
+            except _FallBack:
+                self._text_mode = True
+                out = self._structured_text(messages, schema, params)
+        else:
+            out = self._structured_text(messages, schema, params)
+        self._cache_put(key, {"value": out.value.model_dump(mode="json"), "text": out.text, "usage": out.usage,
+                              "mode": out.mode})
+        return out
+
+    def _structured_schema(self, messages, schema, params) -> Structured:
+        import openai
+
+        try:
+            raw = self._call(lambda: self._client.chat.completions.with_raw_response.parse(
+                model=self.config.model, messages=messages, response_format=schema, **params),
+                passthrough=(openai.BadRequestError, openai.NotFoundError, openai.UnprocessableEntityError))
+        except (openai.BadRequestError, openai.NotFoundError, openai.UnprocessableEntityError) as e:
+            if self.config.structured == "auto":
+                raise _FallBack() from None
+            raise LLMResponseError(_status_message(e, self.config), getattr(e, "status_code", None)) from None
+        body = _json_body(raw)
+        text, usage = _content_and_usage(body)
+        self.usage.add(usage)
+        try:
+            completion = raw.parse()
+            message = completion.choices[0].message
+            if getattr(message, "refusal", None):
+                raise LLMOutputError(f"the model refused: {one_line(message.refusal)}", raw=text)
+            parsed = message.parsed
+            if parsed is None:
+                raise ValueError("no parsed content")
+            return Structured(parsed, text, usage, False, "json_schema")
+        except LLMOutputError:
+            raise
+        except Exception:  # noqa: BLE001 - the server ignored the schema: read the text leniently
+            return _validate_text(text, schema, usage, mode="text")
+
+    def _structured_text(self, messages, schema, params) -> Structured:
+        instruction = ("Reply with one JSON object only (no prose, no code fence) that matches this JSON schema:\n"
+                       + json.dumps(schema.model_json_schema(), sort_keys=True))
+        msgs = list(messages)
+        if msgs and msgs[0].get("role") == "system":
+            msgs[0] = {**msgs[0], "content": f"{msgs[0]['content']}\n\n{instruction}"}
+        else:
+            msgs.insert(0, {"role": "system", "content": instruction})
+        resp = self._call(lambda: self._client.chat.completions.create(
+            model=self.config.model, messages=msgs, **params))
+        text, usage = _content_and_usage(resp)
+        self.usage.add(usage)
+        return _validate_text(text, schema, usage, mode="text")
+
+    # --- plumbing ----------------------------------------------------------------------------------
+    def _params(self, max_tokens, temperature) -> dict:
+        p: dict[str, Any] = {"temperature": self.config.temperature if temperature is None else temperature}
+        mt = max_tokens or self.config.max_tokens
+        if mt:
+            p["max_tokens"] = mt
+        if self.config.seed is not None:
+            p["seed"] = self.config.seed
+        return p
+
+    def _key(self, messages, schema, params) -> str | None:
+        if self.cache is None:
+            return None
+        return ResponseCache.key({"model": self.config.model, "base_url": self.config.base_url,
+                                  "messages": messages, "params": params,
+                                  "schema": schema.model_json_schema() if schema is not None else None})
+
+    def _cache_get(self, key):
+        if key is None or self.cache is None:
+            return None
+        hit = self.cache.get(key)
+        if hit is not None:
+            with self.usage._lock:
+                self.usage.cache_hits += 1
+        return hit
+
+    def _cache_put(self, key, value):
+        if key is not None and self.cache is not None:
+            self.cache.put(key, value)
+
+    def _call(self, fn, passthrough: tuple = ()):
+        """Run one client call; map every failure to a one-line LLMError (passthrough types re-raised)."""
+        import openai
+
+        try:
+            resp = fn()
+        except passthrough:
+            self._fail()
+            raise
+        except openai.APITimeoutError:
+            self._fail()
+            raise LLMUnavailableError(
+                f"timed out: {self.config.describe()} did not answer within {self.config.timeout:g} s "
+                f"({self.config.max_retries + 1} attempt(s))") from None
+        except openai.APIConnectionError as e:
+            self._fail()
+            cause = e.__cause__ or e.__context__ or e
+            raise LLMUnavailableError(
+                f"cannot reach {self.config.describe()} ({self.config.max_retries + 1} attempt(s)): "
+                f"{one_line(cause, 160)}") from None
+        except openai.APIStatusError as e:
+            self._fail()
+            status = getattr(e, "status_code", None)
+            msg = _status_message(e, self.config)
+            if status == 429 or (status or 0) >= 500 or status in (408, 409):
+                raise LLMUnavailableError(f"{msg} ({self.config.max_retries + 1} attempt(s))") from None
+            raise LLMResponseError(msg, status) from None
+        except openai.APIResponseValidationError as e:
+            self._fail()
+            raise LLMOutputError(f"malformed response from {self.config.describe()}: {one_line(e, 160)}") from None
+        except openai.OpenAIError as e:
+            self._fail()
+            raise LLMError(f"{type(e).__name__}: {one_line(e)}") from None
+        except (json.JSONDecodeError, ValueError, TypeError, KeyError, AttributeError) as e:
+            self._fail()
+            raise LLMOutputError(f"malformed response from {self.config.describe()}: "
+                                 f"{type(e).__name__}: {one_line(e, 160)}") from None
+        with self.usage._lock:
+            self.usage.requests += 1
+        return resp
+
+    def _fail(self):
+        with self.usage._lock:
+            self.usage.failures += 1
+
+
+class _FallBack(Exception):
+    pass
+
+
+def _status_message(e, config: LLMConfig) -> str:
+    status = getattr(e, "status_code", "?")
+    detail = ""
+    body = getattr(e, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        detail = err.get("message", "") if isinstance(err, dict) else str(err)
+    detail = detail or getattr(e, "message", "") or str(e)
+    return f"HTTP {status} from {config.describe()}: {one_line(detail, 160)}"
+
+
+def _json_body(raw) -> dict:
+    """The decoded JSON body of a raw response; a body that is not a chat completion is an output error."""
+    try:
+        body = json.loads(raw.text)
+    except (json.JSONDecodeError, ValueError) as e:
+        raise LLMOutputError(f"malformed response: the body is not JSON ({one_line(e, 120)})",
+                             raw=one_line(getattr(raw, "text", ""), 200)) from None
+    if not isinstance(body, dict) or not isinstance(body.get("choices"), list) or not body["choices"]:
+        raise LLMOutputError("malformed response: no choices in the body", raw=one_line(raw.text, 200))
+    return body
+
+
+def _content_and_usage(resp) -> tuple[str, dict]:
+    """(message text, usage dict) from a ChatCompletion object or its decoded JSON body."""
+    if isinstance(resp, dict):
+        choice = resp["choices"][0] if resp.get("choices") else {}
+        msg = choice.get("message") or {} if isinstance(choice, dict) else {}
+        text = msg.get("content") or "" if isinstance(msg, dict) else ""
+        usage = resp.get("usage") or {}
+        usage = usage if isinstance(usage, dict) else {}
+    else:
+        choices = getattr(resp, "choices", None)
+        if not choices:
+            raise LLMOutputError("malformed response: no choices")
+        text = choices[0].message.content or ""
+        u = getattr(resp, "usage", None)
+        usage = u.model_dump() if u is not None and hasattr(u, "model_dump") else {}
+    usage = {k: usage.get(k) for k in ("prompt_tokens", "completion_tokens", "total_tokens") if k in usage}
+    return text, usage
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON value in ``text``: the whole text, a ```json fenced block, or the first balanced {...}."""
+    s = (text or "").strip()
+    if not s:
+        raise ValueError("the reply is empty")
+    try:
+        return json.loads(s)
+    except json.JSONDecodeError:
+        pass
+    fence = re.search(r"```(?:json|JSON)?\s*\n?(.*?)```", s, re.S)
+    if fence:
+        try:
+            return json.loads(fence.group(1).strip())
+        except json.JSONDecodeError:
+            pass
+    dec = json.JSONDecoder()
+    for i, ch in enumerate(s):
+        if ch in "{[":
+            try:
+                value, _ = dec.raw_decode(s[i:])
+                return value
+            except json.JSONDecodeError:
+                continue
+    raise ValueError("no JSON object found in the reply")
+
+
+def _validate_text(text: str, schema: type[BaseModel], usage: dict, mode: str) -> Structured:
+    try:
+        obj = extract_json(text)
+    except ValueError as e:
+        raise LLMOutputError(f"the reply is not JSON: {e}", raw=text,
+                             problems=[f"the reply is not JSON ({e}); reply with one JSON object"]) from None
+    try:
+        value = schema.model_validate(obj)
+    except ValidationError as e:
+        problems = _fmt_validation(e)
+        raise LLMOutputError("the reply does not match the schema: " + "; ".join(problems), raw=text,
+                             problems=problems) from None
+    return Structured(value, text, usage, False, mode)
+
+
+def response_usage(client: LLMClient | None) -> dict:
+    return client.usage.to_json() if client is not None else {}
+
+
+__all__ = ["LLMClient", "LLMConfig", "LLMError", "LLMConfigError", "LLMUnavailableError", "LLMResponseError",
+           "LLMOutputError", "TokenUsage", "ResponseCache", "Completion", "Structured", "extract_json",
+           "ENV_BASE_URL", "ENV_API_KEY", "ENV_MODEL", "ENV_CONFIG"]

@@ -1,0 +1,445 @@
+"""Rule-based translators for environments' own templated text: the default, deterministic path.
+
+Each environment registers a :class:`TranslationEnv` under its name: the domain its facts live in, the
+known entities, static facts (the map, the tools, fixed furniture: reality that never changes) and a
+:class:`RuleTranslator` that turns one observation text into facts for one agent. The LLM translator
+(:mod:`belief.translate`) is used when it is configured and forced, or for the sentences the rules do not
+cover (``RuleResult.uncovered``).
+
+Messages are data: a rule translator never turns a teammate's message into the observer's beliefs. It
+returns the messages it finds (``RuleResult.messages``: sender, text) so the caller routes them through
+a trust policy (:func:`belief.translate.receive_message`).
+
+Built in: ``bomb`` (the bomb-defusal game of Li et al., 2023: both the study's observation wording
+and :mod:`belief.envs.bomb_v0`'s). Register your own::
+
+    register_env("myenv", lambda **kw: TranslationEnv(domain, entities, static_facts, MyRules()))
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+from belief.domain import Domain
+from belief.errors import BeliefError
+from belief.formula import Atom, Believes, Fact, Formula, Not
+
+# --- the registry ----------------------------------------------------------------------------------
+
+
+@dataclass
+class RuleResult:
+    """What the rules made of one text: facts (the observer's own beliefs, any order), the sentences they
+    did not understand, and the messages found in the text (never translated into beliefs here)."""
+
+    facts: list[Fact] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)
+    messages: list[tuple[str, str]] = field(default_factory=list)
+    covered: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return not self.uncovered
+
+
+class RuleTranslator:
+    """Base class: ``translate(text, agent) -> RuleResult``."""
+
+    name = "rules"
+
+    def translate(self, text: str, agent: str) -> RuleResult:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass
+class TranslationEnv:
+    """Everything a translator needs to know about one environment."""
+
+    name: str
+    domain: Domain
+    entities: dict[str, str]
+    static_facts: tuple[Fact, ...] = ()
+    rules: Optional[RuleTranslator] = None
+    agents: tuple[str, ...] = ()
+    description: str = ""  # a short text for LLM prompts: what the world is like
+    closed_predicates: tuple[str, ...] = ()  # every true fact of these is static (e.g. the map's hallways)
+
+    def store(self, agent: str | None = None):
+        """An empty BeliefStore over this env's domain and entities (with the agent's static knowledge)."""
+        from belief.store import BeliefStore
+
+        store = BeliefStore(self.domain, self.entities)
+        if agent is not None and self.static_facts:
+            store.add_all([Fact(Believes(agent, f.formula), f.probability) for f in self.static_facts])
+        return store
+
+
+_ENVS: dict[str, Callable[..., TranslationEnv]] = {}
+
+
+def register_env(name: str, factory: Callable[..., TranslationEnv]) -> None:
+    _ENVS[name] = factory
+
+
+def env_names() -> list[str]:
+    return sorted(_ENVS)
+
+
+def get_env(name: str, **kwargs) -> TranslationEnv:
+    key = name.split("_v")[0] if name not in _ENVS else name  # "bomb_v0" -> "bomb"
+    try:
+        factory = _ENVS[key]
+    except KeyError:
+        raise BeliefError(f"no translator for env {name!r}; known: {', '.join(env_names())}") from None
+    return factory(**kwargs)
+
+
+# --- the bomb game ---------------------------------------------------------------------------------
+BOMB_AGENTS = ("alpha", "bravo", "charlie")
+BOMB_COLOURS = ("red", "green", "blue")
+BOMB_CUTTERS = {"alpha": ("red", "green"), "bravo": ("green", "blue"), "charlie": ("blue", "red")}
+BOMB_ROOMS = (0, 3, 5, 6, 8)
+BOMB_EDGES = ((0, 3), (0, 5), (0, 6), (0, 8), (3, 8), (5, 6), (6, 8))
+BOMB_DOMAIN_TEXT = """
+; The bomb-defusal game: agents in rooms, bombs with a remaining colour sequence, wire cutters per agent.
+(define (domain bomb)
+  (:types room bomb sequence cutter bomb_state - entity)
+  (:constants red_cutter green_cutter blue_cutter - cutter  active defused - bomb_state)
+  (:predicates (at ?a - agent ?r - room)
+               (in ?b - bomb ?r - room)
+               (seq ?b - bomb ?s - sequence)
+               (state ?b - bomb ?s - bomb_state)
+               (has ?a - agent ?c - cutter)
+               (adjacent ?r - room ?s - room))
+  (:functional at in seq state))
+"""
+
+
+def seq_name(colours: Iterable[str]) -> str:
+    """The entity naming a remaining sequence: ``red_green``; ``none`` once defused."""
+    colours = [c.lower() for c in colours]
+    return "_".join(colours) if colours else "none"
+
+
+def cutter_name(colour: str) -> str:
+    """The entity naming a wire cutter: ``red_cutter``."""
+    return f"{colour.lower()}_cutter"
+
+
+def bomb_entities(rooms=BOMB_ROOMS, bombs: Iterable[int] = range(1, 6), agents=BOMB_AGENTS,
+                  max_phases: int = 3) -> dict[str, str]:
+    ents = {a: "agent" for a in agents}
+    ents.update({f"room_{r}": "room" for r in rooms})
+    ents.update({f"bomb_{b}": "bomb" for b in bombs})
+    ents["none"] = "sequence"
+    for n in range(1, max_phases + 1):
+        for combo in itertools.product(BOMB_COLOURS, repeat=n):
+            ents[seq_name(combo)] = "sequence"
+    return ents
+
+
+def bomb_static_facts(rooms=BOMB_ROOMS, edges=BOMB_EDGES, cutters=None) -> tuple[Fact, ...]:
+    cutters = cutters or BOMB_CUTTERS
+    out = []
+    for a, b in edges:
+        out.append(Fact(Atom("adjacent", (f"room_{a}", f"room_{b}"))))
+        out.append(Fact(Atom("adjacent", (f"room_{b}", f"room_{a}"))))
+    for agent, cols in cutters.items():
+        for c in cols:
+            out.append(Fact(Atom("has", (agent, cutter_name(c)))))
+    return tuple(out)
+
+
+def bomb_domain() -> Domain:
+    return _bomb_domain()
+
+
+_DOMAIN_CACHE: dict[str, Domain] = {}
+
+
+def _bomb_domain() -> Domain:
+    if "bomb" not in _DOMAIN_CACHE:
+        _DOMAIN_CACHE["bomb"] = Domain.parse(BOMB_DOMAIN_TEXT)
+    return _DOMAIN_CACHE["bomb"]
+
+
+_COL = r"(?:red|green|blue)"
+_SEQ_TEXT = rf"((?:\[?\s*'?{_COL}'?(?:\s*(?:,|-|and|then|->)\s*'?{_COL}'?)*\s*\]?)|none(?:\s*\(defused\))?)"
+_R_ROUND = re.compile(r"^(?:your observation is:\s*)?(?:round|total team score|results)\s*:?\s*\d*\s*$", re.I)
+_R_AT = re.compile(r"\byou (?:are (?:currently |already )?in|moved to) room\s*(\d+)", re.I)
+_R_NOT_ADJ = re.compile(r"can ?not directly move to room\s*(\d+) because it is not adjacent to your current location,"
+                        r"\s*room\s*(\d+)", re.I)
+_R_NO_BOMB = re.compile(r"there is no bomb in (?:your|the) (?:current )+location,\s*room\s*(\d+)", re.I)
+_R_INSPECT = re.compile(r"\byou inspected bomb\s*(\d+)", re.I)
+_R_APPLIED = re.compile(r"\byou applied (?:the )?(?:tool )?(" + _COL + r")(?: tool)? to bomb\s*(\d+)", re.I)
+_R_CANT_APPLY = re.compile(r"can ?not apply tool (" + _COL + r") to bomb\s*(\d+) because the sequence of this bomb is "
+                           + _SEQ_TEXT, re.I)
+_R_SEQ = re.compile(r"\b(?:its|this bomb(?:'s)?|the bomb's)\s+(?:has a\s+)?(?:is (?:active|inactive) and its\s+)?"
+                    r"remaining sequence (?:is|of)\s*:?\s*" + _SEQ_TEXT, re.I)
+_R_ACTIVE_SEQ = re.compile(r"this bomb is (active|inactive) and its remaining sequence is\s*" + _SEQ_TEXT, re.I)
+_R_STAGE = re.compile(r"this bomb is a (\d)-stage bomb and its remaining sequence is\s*" + _SEQ_TEXT, re.I)
+_R_DEFUSED = re.compile(r"(?:bomb\s*(\d+) is fully defused|this bomb is defused successfully)", re.I)
+_R_VANISH = re.compile(r"you saw bomb\s*(\d+) vanish from room\s*(\d+):\s*(\w+) fully defused it", re.I)
+_R_CONTENTS = re.compile(r"^room contents\s*\(room\s*(\d+), your location\)\s*:\s*(.*)$", re.I)
+_R_CONTENTS_STUDY = re.compile(r"(?:contents of this room include|in the new room you found)\s*(.*)$", re.I)
+_R_TEAM = re.compile(r"^teammate locations\s*:\s*(.*)$", re.I)
+_R_TEAM_ONE = re.compile(r"(?:player\s+)?(alpha|bravo|charlie)\s+(?:is\s+)?in\s+room\s*(\d+)", re.I)
+_R_SINCE = re.compile(r"^since your last turn\s*:\s*(.*)$", re.I)
+_R_MOVED = re.compile(r"(alpha|bravo|charlie) (?:moved from room\s*\d+ to|stayed in) room\s*(\d+)", re.I)
+_R_NO_TOOL = re.compile(r"you do not have (?:the )?(" + _COL + r")(?: tool)?", re.I)
+_R_TOOLS = re.compile(r"^your tools\s*:\s*(.*?)\.\s*(?:neighbouring rooms\s*:\s*(.*?)\.?)?\s*$", re.I)
+_R_NEIGHBOURS = re.compile(r"neighbouring rooms\s*:\s*(.*?)\.?\s*$", re.I)
+_R_BENIGN = re.compile(r"^(?:results\s*:\s*)?(?:none yet.*|nothing happened.*|your action .*could not be understood.*|"
+                       r"you are already in room\s*\d+\.?|consider .*|you will need to .*|you can only .*|"
+                       r"there is no room\s*\d+.*|the rooms are .*|messages\s*:\s*none\.?)$", re.I)
+_R_MSG_HEAD = re.compile(r"^(?:messages|communication messages sent by your teammates)\s*:\s*(.*)$", re.I)
+_R_MSG_ONE = re.compile(r"(?:player\s+)?(alpha|bravo|charlie)\s*:\s*\"(.*?)\"(?=\s*\.?\s*(?:(?:player\s+)?"
+                        r"(?:alpha|bravo|charlie)\s*:\s*\"|$))", re.I | re.S)
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def _colours(text: str) -> list[str]:
+    if re.match(r"\s*none", text, re.I):
+        return []
+    return [c.lower() for c in re.findall(_COL, text, re.I)]
+
+
+class BombRules(RuleTranslator):
+    """Rules for the bomb game's observation text (``bomb_v0`` and the study's wording).
+
+    Zero-order facts for the observer (where it is, what its room holds, a bomb's remaining sequence after
+    an inspection or a tool, defusals it saw, where teammates are), plus first-order facts for what a
+    co-present teammate saw too (the room's contents). Messages are returned, not translated.
+    """
+
+    name = "bomb-rules"
+
+    def __init__(self, agents=BOMB_AGENTS):
+        self.agents = tuple(agents)
+
+    def translate(self, text: str, agent: str) -> RuleResult:
+        res = RuleResult()
+        agent = agent.lower()
+        obs, messages = self._split_messages(text or "")
+        res.messages = messages
+        facts: list[Formula] = []
+        here: Optional[str] = None
+        present: list[str] = []
+        last_bomb: Optional[str] = None
+
+        def me(f: Formula) -> None:
+            facts.append(Believes(agent, f))
+
+        lines = [ln.strip() for ln in obs.replace("\r", "\n").split("\n") if ln.strip()]
+        sentences: list[str] = []
+        for ln in lines:
+            # whole-line forms first (their content contains full stops)
+            if _R_CONTENTS.match(ln) or _R_TEAM.match(ln) or _R_SINCE.match(ln) or _R_TOOLS.match(ln):
+                sentences.append(ln)
+            else:
+                ln = re.sub(r"^(?:your observation is\s*:\s*)", "", ln, flags=re.I)
+                parts = re.split(r"\s*(?=\b(?:Round|Total team score|Results|Room contents)\s*:)", ln)
+                for p in parts:
+                    sentences.extend(s.strip() for s in _SPLIT.split(p) if s.strip())
+        for s in sentences:
+            s_clean = s.rstrip()
+            body = re.sub(r"^results\s*:\s*", "", s_clean, flags=re.I)
+            hit = False
+            if _R_ROUND.match(s_clean.rstrip(".")) or re.match(r"^(round|total team score)\s*:\s*\d+\.?$", s_clean, re.I):
+                hit = True
+            elif _R_BENIGN.match(s_clean) or _R_BENIGN.match(body):
+                hit = True
+            m = _R_CONTENTS.match(s_clean)
+            if m:
+                hit = True
+                here = f"room_{m.group(1)}"
+                me(Atom("at", (agent, here)))
+                items = m.group(2).rstrip(".")
+                bombs = [f"bomb_{b}" for b in re.findall(r"bomb\s*(\d+)", items, re.I)]
+                present = [a.lower() for a in re.findall(r"\b(alpha|bravo|charlie)\b", items, re.I)]
+                for b in bombs:
+                    me(Atom("in", (b, here)))
+                    me(Atom("state", (b, "active")))
+                for a in present:
+                    me(Atom("at", (a, here)))
+                    for b in bombs:
+                        facts.append(Believes(agent, Believes(a, Atom("in", (b, here)))))
+                    facts.append(Believes(agent, Believes(a, Atom("at", (agent, here)))))
+            m = _R_CONTENTS_STUDY.search(body)
+            if m and not hit:
+                room = here
+                m_at = _R_AT.search(body)
+                if m_at:
+                    room = f"room_{m_at.group(1)}"
+                if room is not None:
+                    hit = True
+                    here = room
+                    me(Atom("at", (agent, room)))
+                    items = m.group(1)
+                    for b in re.findall(r"bomb\s*(\d+)", items, re.I):
+                        me(Atom("in", (f"bomb_{b}", room)))
+                    for a in re.findall(r"\b(alpha|bravo|charlie)\b", items, re.I):
+                        a = a.lower()
+                        if a != agent:
+                            me(Atom("at", (a, room)))
+                            present.append(a)
+            m = _R_TEAM.match(s_clean)
+            if m:
+                hit = True
+                for a, r in _R_TEAM_ONE.findall(m.group(1)):
+                    me(Atom("at", (a.lower(), f"room_{r}")))
+            m = _R_SINCE.match(s_clean)
+            if m:
+                hit = True
+                for a, r in _R_MOVED.findall(m.group(1)):
+                    me(Atom("at", (a.lower(), f"room_{r}")))
+            m = _R_TOOLS.match(s_clean)
+            if m:
+                hit = True
+                for c in _colours(m.group(1)):
+                    me(Atom("has", (agent, cutter_name(c))))
+                nb = m.group(2) or ""
+                if here is not None:
+                    for r in re.findall(r"room\s*(\d+)", nb, re.I):
+                        me(Atom("adjacent", (here, f"room_{r}")))
+            if not hit:
+                m = _R_AT.search(body)
+                if m:
+                    hit = True
+                    here = f"room_{m.group(1)}"
+                    me(Atom("at", (agent, here)))
+                m = _R_NOT_ADJ.search(body)
+                if m:
+                    hit = True
+                    here = f"room_{m.group(2)}"
+                    me(Atom("at", (agent, here)))
+                    me(Not(Atom("adjacent", (here, f"room_{m.group(1)}"))))
+                m = _R_NO_BOMB.search(body)
+                if m:
+                    hit = True
+                    here = f"room_{m.group(1)}"
+                    me(Atom("at", (agent, here)))
+                m = _R_INSPECT.search(body)
+                if m:
+                    hit = True
+                    last_bomb = f"bomb_{m.group(1)}"
+                m = _R_APPLIED.search(body)
+                if m:
+                    hit = True
+                    last_bomb = f"bomb_{m.group(2)}"
+                m = _R_CANT_APPLY.search(body)
+                if m:
+                    hit = True
+                    last_bomb = f"bomb_{m.group(2)}"
+                    me(Atom("seq", (last_bomb, seq_name(_colours(m.group(3))))))
+                m = _R_STAGE.search(body) or _R_ACTIVE_SEQ.search(body) or _R_SEQ.search(body)
+                if m and last_bomb is not None:
+                    hit = True
+                    seq = _colours(m.groups()[-1])
+                    me(Atom("seq", (last_bomb, seq_name(seq))))
+                    me(Atom("state", (last_bomb, "active" if seq else "defused")))
+                m = _R_DEFUSED.search(body)
+                if m:
+                    b = f"bomb_{m.group(1)}" if m.group(1) else last_bomb
+                    if b is not None:
+                        hit = True
+                        me(Atom("seq", (b, "none")))
+                        me(Atom("state", (b, "defused")))
+                m = _R_VANISH.search(body)
+                if m:
+                    hit = True
+                    b = f"bomb_{m.group(1)}"
+                    me(Atom("seq", (b, "none")))
+                    me(Atom("state", (b, "defused")))
+                m = _R_NO_TOOL.search(body)
+                if m:
+                    hit = True
+                    me(Not(Atom("has", (agent, cutter_name(m.group(1))))))
+                m = _R_NEIGHBOURS.search(body)
+                if m and here is not None:
+                    hit = True
+                    for r in re.findall(r"room\s*(\d+)", m.group(1), re.I):
+                        me(Atom("adjacent", (here, f"room_{r}")))
+            if hit:
+                res.covered += 1
+            else:
+                res.uncovered.append(s_clean)
+        seen = set()
+        for f in facts:
+            fact = Fact(f)
+            if fact not in seen:
+                seen.add(fact)
+                res.facts.append(fact)
+        return res
+
+    @staticmethod
+    def _split_messages(text: str) -> tuple[str, list[tuple[str, str]]]:
+        """(observation text without messages, [(sender, message text)]). Everything after a 'Messages:'
+        header up to the closing 'Your tools:' line is message data, whatever it looks like."""
+        lines = text.replace("\r", "\n").split("\n")
+        out: list[str] = []
+        msg_chunks: list[str] = []
+        in_msgs = False
+        for ln in lines:
+            stripped = ln.strip()
+            if in_msgs and re.match(r"^your tools\s*:", stripped, re.I):
+                in_msgs = False
+            if in_msgs:
+                msg_chunks.append(ln)
+                continue
+            m = _R_MSG_HEAD.match(stripped)
+            if not m:
+                # the study's single-line format: "... Communication messages sent by your teammates: Player a: "x"."
+                m2 = re.search(r"communication messages sent by your teammates\s*:\s*(.*)$", stripped, re.I)
+                if m2:
+                    out.append(stripped[: m2.start()])
+                    msg_chunks.append(m2.group(1))
+                    in_msgs = True
+                    continue
+                out.append(ln)
+                continue
+            rest = m.group(1)
+            if re.match(r"^none\.?$", rest.strip(), re.I):
+                continue
+            msg_chunks.append(rest)
+            in_msgs = True
+        blob = "\n".join(msg_chunks).strip()
+        messages = [(s.lower(), t.strip()) for s, t in _R_MSG_ONE.findall(blob)]
+        if blob and not messages:
+            messages = [("unknown", blob)]
+        messages = [(s, t) for s, t in messages if t and t.lower() not in ("none", "")]
+        return "\n".join(out), messages
+
+
+def _bomb_env(rooms=BOMB_ROOMS, edges=BOMB_EDGES, bombs=range(1, 6), **_) -> TranslationEnv:
+    return TranslationEnv(
+        name="bomb", domain=_bomb_domain(), entities=bomb_entities(rooms, bombs),
+        static_facts=bomb_static_facts(rooms, edges), rules=BombRules(), agents=BOMB_AGENTS,
+        closed_predicates=("adjacent", "has"),
+        description=("Three agents (alpha, bravo, charlie) defuse bombs in rooms room_0, room_3, room_5, room_6, "
+                     "room_8. Each bomb is IN one room and has a remaining colour sequence, e.g. "
+                     "seq(bomb_3, red_green); a fully defused bomb has seq(bomb_3, none) and state(bomb_3, defused). "
+                     "Cutters: has(alpha, red_cutter), has(alpha, green_cutter), has(bravo, green_cutter), has(bravo, blue_cutter), "
+                     "has(charlie, blue_cutter), has(charlie, red_cutter)."))
+
+
+def bomb_env_from_trace_meta(meta: dict) -> TranslationEnv:
+    """The bomb TranslationEnv matching one bomb_v0 episode (its map, bombs and cutters)."""
+    gmap = meta.get("map") or {}
+    rooms = tuple(gmap.get("rooms", BOMB_ROOMS))
+    edges = tuple(tuple(e) for e in gmap.get("edges", BOMB_EDGES))
+    bombs = sorted(int(b) for b in (meta.get("bombs") or {str(i): None for i in range(1, 6)}))
+    env = _bomb_env(rooms, edges, bombs)
+    cutters = meta.get("cutters")
+    if cutters:
+        env.static_facts = bomb_static_facts(rooms, edges, {a: tuple(c) for a, c in cutters.items()})
+    return env
+
+
+register_env("bomb", _bomb_env)
+
+__all__ = ["RuleResult", "RuleTranslator", "TranslationEnv", "register_env", "env_names", "get_env", "BombRules",
+           "bomb_domain", "bomb_entities", "cutter_name", "bomb_static_facts", "seq_name", "bomb_env_from_trace_meta"]
