@@ -9,7 +9,9 @@ Representation (never materialises chains): per fluent, the list of *group updat
 ``(time, observer bitmask, value, event)`` in order, plus for every agent the positions of the updates
 it observed. Under strict semantics a chain ``(a1..ak)`` holds the value of the latest group update
 whose observer set contains ``{a1..ak}``; that update is found by intersecting the agents' position
-lists from the end (a galloping search, ``O(k log n)`` per step). Policies that touch specific chains
+lists: one galloping step from the end (``O(k log n)``), then, if the answer is further back, an AND of
+per-agent bitsets over the fluent's updates (built lazily at query time, ``O(k n / 64)`` machine words,
+so no query ever walks the history update by update). Policies that touch specific chains
 (``hitom``) add chain-specific overrides with times; a query takes the later of the two. Cost per
 event is proportional to the observers (and, for an entry, the fluents visible in the room), never to
 the number of chains.
