@@ -43,7 +43,9 @@ def test_messages_under_hitom_policy():
     assert by_q["Where does Alice really think the apple is?"].answer == "blue_box"      # public claim, believer
     assert by_q["Where does Carol think Alice thinks the apple is?"].answer == "red_box"  # private tell
     strict = hitom.grade(FIX / "tree", policy="strict-truthful")
-    assert strict.summary()["agree"] < 6 or strict.summary() != r.summary()
+    s_by_q = {q.question: q for q in strict.questions}
+    # under strict-truthful Bob's public claim is shared by everyone hearing it, Carol included
+    assert s_by_q["Where does Carol think Alice thinks the apple is?"].answer == "blue_box"
 
 
 def test_audit_of_a_wrong_label():
