@@ -256,7 +256,7 @@ class raw_env(AECEnv):
         if out.defused_phase:
             effects.append(Effect(predicate="seq", subject=(f"bomb_{out.bomb}",), value=",".join(out.seq_after)))
         if out.vanished:
-            effects.append(Effect(predicate="in", subject=(f"bomb_{out.bomb}",), value=None))
+            effects.append(Effect(predicate="in", subject=(f"bomb_{out.bomb}",), value="defused"))  # None does not round-trip (exclude_none)
         visible = tuple(AGENTS) if out.kind == "move" else ((agent,) if not out.vanished else tuple(out.present))
         self.trace.append(Action(name=out.kind, agent=agent, room=f"room_{out.frm}", params=dict(result),
                                  effects=tuple(effects), visible_to=visible))

@@ -1,0 +1,134 @@
+"""Bomb-defusal commands: ``belief run bomb`` (the main job) and ``belief grade TRACE ANSWERS``.
+
+Tables go to stdout; the progress bar goes to stderr; with ``--json`` the last stdout line is one
+JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belief.cli.app import app
+from belief.errors import BeliefError
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+run_app = typer.Typer(no_args_is_help=True, help="Run an environment's episodes with a team of agents.")
+app.add_typer(run_app, name="run")
+
+
+def _fail(message: str, code: int = 1):
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{x:.1f}%"
+
+
+@run_app.command("bomb")
+def run_bomb(
+    agents: str = typer.Option("belief", "--agents", help="belief | planner | random, or three comma-separated "
+                               "kinds for alpha,bravo,charlie"),
+    episodes: int = typer.Option(20, "--episodes", min=1, help="number of episodes (seeds seed..seed+n-1)"),
+    seed: int = typer.Option(0, "--seed", help="first seed"),
+    out_dir: Path = typer.Option(Path("runs/bomb"), "--out", help="directory for traces, questions, answers"),
+    random_maps: bool = typer.Option(False, "--random-maps", help="seeded random maps instead of the study's map"),
+    max_rounds: int = typer.Option(30, "--max-rounds", min=1),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
+):
+    """Play bomb_v0 episodes; print Table 1 (score, rounds, valid action %) and ToM accuracy (Table 2)."""
+    from rich.progress import Progress
+
+    from belief.agents.bomb_runner import AGENT_KINDS, run_episode
+    from belief.grading import LEVEL_TITLES, LEVELS, Report, grade
+
+    kinds = [k.strip() for k in agents.split(",") if k.strip()]
+    if len(kinds) not in (1, 3) or any(k not in AGENT_KINDS for k in kinds):
+        _fail(f"--agents must be one of {', '.join(AGENT_KINDS)} or three of them separated by commas "
+              f"(got {agents!r})", 2)
+    team = kinds * 3 if len(kinds) == 1 else kinds
+    results, report = [], Report()
+    try:
+        with Progress(console=err, disable=not progress, transient=True) as bar:
+            task = bar.add_task("bomb episodes", total=episodes)
+            for i in range(episodes):
+                m = run_episode(team, seed + i, random_maps=random_maps, max_rounds=max_rounds, out=out_dir)
+                rep = grade(m.pop("_questions"), m.pop("_answers"))
+                m["tom_accuracy"] = {lvl: rep.accuracy(lvl) for lvl in LEVELS}
+                report.merge(rep)
+                results.append(m)
+                bar.advance(task)
+    except (BeliefError, OSError) as e:
+        _fail(str(e))
+    (Path(out_dir) / "summary.jsonl").write_text("".join(json.dumps(r) + "\n" for r in results))
+
+    name = agents if len(kinds) == 3 else kinds[0]
+    t1 = Table(title=f"bomb_v0, {name} agents, {episodes} episode(s) from seed {seed} (Table 1)")
+    for col in ("seed", "score", "rounds", "valid action %", "end"):
+        t1.add_column(col, justify="right")
+    for r in results:
+        t1.add_row(str(r["seed"]), f"{r['score']}/{r['max_score']}", str(r["rounds"]), f"{r['valid_action_pct']:.1f}",
+                   r["end_reason"])
+    mean = {"score": statistics.mean(r["score"] for r in results),
+            "rounds": statistics.mean(r["rounds"] for r in results),
+            "valid_action_pct": statistics.mean(r["valid_action_pct"] for r in results)}
+    t1.add_row("mean", f"{mean['score']:.1f}", f"{mean['rounds']:.2f}", f"{mean['valid_action_pct']:.1f}",
+               f"{sum(r['completed'] for r in results)}/{len(results)} full", end_section=True)
+    out.print(t1)
+    t2 = Table(title="ToM inference accuracy, answers from the agents' own beliefs (Table 2)")
+    t2.add_column("agents")
+    for lvl in LEVELS:
+        t2.add_column(LEVEL_TITLES[lvl], justify="right")
+    t2.add_column("questions", justify="right")
+    t2.add_row(name, *[_pct(report.accuracy(lvl)) for lvl in LEVELS], str(sum(report.total.values())))
+    out.print(t2)
+    if report.unparseable:
+        out.print(f"{len(report.unparseable)} unparseable answer(s) (counted wrong), e.g. {report.unparseable[0]}")
+    out.print(f"traces, questions and answers in {out_dir}/")
+    if as_json:
+        print(json.dumps({"episodes": episodes, "score": mean["score"], "rounds": mean["rounds"],
+                          "valid_action_pct": mean["valid_action_pct"],
+                          "tom_accuracy": {lvl: report.accuracy(lvl) for lvl in LEVELS}}))
+
+
+@app.command("grade")
+def grade_cmd(
+    trace: Path = typer.Argument(..., help="a bomb_v0 trace (JSONL), e.g. runs/bomb/bomb_0.trace.jsonl"),
+    answers: Path = typer.Argument(..., help="answers JSONL: one {\"id\": ..., \"answer\": \"free text\"} per line"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+):
+    """Grade free-text ToM answers against the exact answers the checker derives from TRACE."""
+    from belief.grading import LEVEL_TITLES, LEVELS, grade_files
+
+    try:
+        rep = grade_files(trace, answers)
+    except BeliefError as e:
+        _fail(str(e))
+    t = Table(title=f"ToM accuracy of {answers.name} (Table 2)")
+    for lvl in LEVELS:
+        t.add_column(LEVEL_TITLES[lvl], justify="right")
+    t.add_column("overall", justify="right")
+    t.add_row(*[f"{_pct(rep.accuracy(l))} ({rep.correct[l]}/{rep.total[l]})" for l in LEVELS], _pct(rep.accuracy()))
+    out.print(t)
+    if rep.unparseable:
+        out.print(f"{len(rep.unparseable)} unparseable answer(s), counted as wrong:")
+        for qid, a in rep.unparseable[:20]:
+            out.print(f"  {qid}: {a!r}")
+    if rep.missing:
+        out.print(f"{len(rep.missing)} question(s) without an answer, counted as wrong: {', '.join(rep.missing[:10])}"
+                  + (" ..." if len(rep.missing) > 10 else ""))
+    if rep.unknown_ids:
+        out.print(f"{len(rep.unknown_ids)} answer id(s) match no question: {', '.join(rep.unknown_ids[:10])}")
+    if as_json:
+        print(json.dumps(rep.to_json()))
