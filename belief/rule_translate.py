@@ -77,6 +77,24 @@ class TranslationEnv:
         return store
 
 
+def env_from_scenario(scenario, *, fixed: Iterable[str] = (), static: Iterable = (), rules=None,
+                      closed: Iterable[str] = (), description: str = "") -> TranslationEnv:
+    """A TranslationEnv over a :class:`~belief.domain.Scenario`: its domain and entities; as static facts,
+    the scenario's reality facts about the ``fixed`` objects (furniture that never moves) plus ``static``."""
+    from belief.grammar import parse_fact
+
+    fixed = {f.lower() for f in fixed}
+    facts: list[Fact] = []
+    for f in scenario.init:
+        if not f.chain and f.atom.args and str(f.atom.args[0]).lower() in fixed:
+            facts.append(f)
+    for f in static:
+        facts.append(f if isinstance(f, Fact) else parse_fact(str(f)))
+    return TranslationEnv(name=scenario.name, domain=scenario.domain, entities=dict(scenario.entities),
+                          static_facts=tuple(facts), rules=rules, agents=tuple(scenario.agents),
+                          description=description, closed_predicates=tuple(closed))
+
+
 _ENVS: dict[str, Callable[..., TranslationEnv]] = {}
 
 
@@ -442,4 +460,4 @@ def bomb_env_from_trace_meta(meta: dict) -> TranslationEnv:
 register_env("bomb", _bomb_env)
 
 __all__ = ["RuleResult", "RuleTranslator", "TranslationEnv", "register_env", "env_names", "get_env", "BombRules",
-           "bomb_domain", "bomb_entities", "cutter_name", "bomb_static_facts", "seq_name", "bomb_env_from_trace_meta"]
+           "env_from_scenario", "bomb_domain", "bomb_entities", "cutter_name", "bomb_static_facts", "seq_name", "bomb_env_from_trace_meta"]

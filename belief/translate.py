@@ -35,9 +35,9 @@ beliefs or the ground truth.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Literal, Optional, Sequence, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from belief.errors import BatchError, BeliefError, BeliefSyntaxError, BeliefTypeError
 from belief.formula import Atom, Believes, Fact, Formula, Stance, compose, decompose
@@ -52,6 +52,77 @@ class TranslationError(BeliefError):
         self.errors = list(errors)
         self.attempts = attempts
         super().__init__(message)
+
+
+class TranslatorConfig(BaseModel):
+    """A translator declared in a file (TOML/JSON): an env by name, or a domain + entities, plus static facts.
+
+    ``fixed`` names objects whose reality facts never change (furniture): with a ``scenario``, its reality
+    facts about them become static; ``static_facts`` adds more (readable lines). ``closed`` names predicates
+    whose every true fact is static (e.g. the map's hallways).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    env: Optional[str] = None
+    domain: Optional[str] = Field(None, description="an example domain name or a .pddl file")
+    scenario: Optional[str] = Field(None, description="an example scenario name or a .pddl file")
+    entities: dict[str, str] = Field(default_factory=dict)
+    static_facts: list[str] = Field(default_factory=list)
+    fixed: list[str] = Field(default_factory=list)
+    closed: list[str] = Field(default_factory=list)
+    description: str = ""
+    max_attempts: int = Field(3, ge=1, le=10)
+    mode: Literal["replace", "add"] = "replace"
+
+    def build_env(self) -> TranslationEnv:
+        from pathlib import Path
+
+        from belief import examples
+        from belief.domain import Domain, load_scenario
+        from belief.rule_translate import env_from_scenario
+
+        if self.env:
+            env = get_env(self.env)
+            if self.static_facts or self.entities:
+                env = TranslationEnv(env.name, env.domain, {**env.entities, **self.entities},
+                                     (*env.static_facts, *(Fact.parse(s) for s in self.static_facts)), env.rules,
+                                     env.agents, env.description, (*env.closed_predicates, *self.closed))
+            return env
+        if self.scenario:
+            p = Path(self.scenario)
+            sc = (load_scenario(p.read_text(encoding="utf-8"), source=str(p)) if p.suffix == ".pddl" and p.exists()
+                  else examples.scenario(self.scenario))
+            env = env_from_scenario(sc, fixed=self.fixed, static=self.static_facts, closed=self.closed,
+                                    description=self.description)
+            env.entities.update(self.entities)
+            return env
+        if not self.domain:
+            raise BeliefError("translator config needs env, scenario or domain")
+        p = Path(self.domain)
+        dom = Domain.parse(p.read_text(encoding="utf-8")) if p.exists() else examples.domain(self.domain)
+        return TranslationEnv(dom.name, dom, dict(self.entities),
+                              tuple(Fact.parse(s) for s in self.static_facts), None,
+                              tuple(n for n, t in self.entities.items() if dom.is_subtype(t, "agent")),
+                              self.description, tuple(self.closed))
+
+    @classmethod
+    def load(cls, path) -> "TranslatorConfig":
+        from pathlib import Path
+
+        from belief.llm_client import _load_mapping
+
+        p = Path(path)
+        try:
+            data = _load_mapping(p.read_text(encoding="utf-8"), p)
+        except OSError as e:
+            raise BeliefError(f"cannot read translator config {p}: {e.strerror or e}") from None
+        data = data.get("translator", data) if isinstance(data.get("translator"), dict) else data
+        try:
+            return cls.model_validate(data)
+        except ValidationError as e:
+            raise BeliefError(f"{p}: " + "; ".join(
+                f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())) from None
 
 
 class FactList(BaseModel):
@@ -141,6 +212,10 @@ class Translator:
             key = self.domain.functional_key(f.atom)
             if key is not None and f.stance is Stance.BELIEVES:
                 self._static_values[key] = f
+
+    @classmethod
+    def from_config(cls, config: "TranslatorConfig", llm: Optional[LLMClient] = None) -> "Translator":
+        return cls(config.build_env(), llm, max_attempts=config.max_attempts, mode=config.mode)
 
     @property
     def agents(self) -> list[str]:
@@ -599,5 +674,5 @@ def bomb_message_facts(text: str) -> list[str]:
     return out
 
 
-__all__ = ["Translator", "Translation", "TranslationError", "FactList", "Checked", "receive_message", "Reception",
+__all__ = ["Translator", "TranslatorConfig", "Translation", "TranslationError", "FactList", "Checked", "receive_message", "Reception",
            "message_claims", "Skeptical", "feedback_prompt", "bomb_message_facts"]

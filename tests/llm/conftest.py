@@ -1,0 +1,24 @@
+"""Fixtures for the LLM tests: a real OpenAI-compatible HTTP server on 127.0.0.1 (scripted replies)."""
+import pytest
+
+from belief.llm_fake import FakeOpenAI
+
+
+@pytest.fixture
+def fake():
+    """A started FakeOpenAI; push replies with fake.push(...); fake.count is the number of requests seen."""
+    with FakeOpenAI() as srv:
+        yield srv
+
+
+@pytest.fixture
+def client_for():
+    """Build an LLMClient against a fake server with small timeouts (no env leakage)."""
+    from belief.llm_client import LLMClient, LLMConfig
+
+    def make(srv, **kw):
+        cfg = dict(base_url=srv.base_url, model="fake", api_key="test", timeout=0.5, max_retries=0)
+        cfg.update(kw)
+        return LLMClient(LLMConfig(**cfg))
+
+    return make

@@ -1,0 +1,213 @@
+"""The openai client against a real loopback server: configuration, structured output, faults, usage, cache."""
+import json
+import time
+
+import pytest
+from pydantic import BaseModel
+
+from belief.errors import BeliefError
+from belief.llm_client import (LLMClient, LLMConfig, LLMConfigError, LLMOutputError, LLMResponseError,
+                               LLMUnavailableError, ResponseCache, extract_json)
+from belief.llm_fake import FakeOpenAI
+
+
+class Facts(BaseModel):
+    facts: list[str]
+
+
+MSG = [{"role": "user", "content": "translate"}]
+
+
+def test_structured_output_uses_response_format(fake, client_for):
+    fake.push({"json": {"facts": ["alpha BELIEVE bomb_1 IN room_0"]}, "usage": {"prompt_tokens": 11,
+                                                                               "completion_tokens": 7}})
+    llm = client_for(fake)
+    out = llm.structured(MSG, Facts)
+    assert out.value.facts == ["alpha BELIEVE bomb_1 IN room_0"]
+    assert out.mode == "json_schema"
+    rf = fake.requests[0]["response_format"]
+    assert rf["type"] == "json_schema" and rf["json_schema"]["schema"]["required"] == ["facts"]
+    assert llm.usage.prompt_tokens == 11 and llm.usage.completion_tokens == 7 and llm.usage.total_tokens == 18
+    assert fake.count == 1
+
+
+def test_fallback_to_json_in_text_when_response_format_is_rejected(fake, client_for):
+    fake.push({"reject_response_format": True, "content": "x"},
+              "Sure! Here you go:\n```json\n{\"facts\": [\"a IN b\"]}\n```")
+    llm = client_for(fake)
+    out = llm.structured(MSG, Facts)
+    assert out.value.facts == ["a IN b"] and out.mode == "text"
+    assert fake.count == 2
+    assert "response_format" not in fake.requests[1]
+    assert "JSON schema" in fake.requests[1]["messages"][0]["content"]
+    # the client remembers: the next call goes straight to text mode
+    fake.push('{"facts": []}')
+    llm.structured([{"role": "user", "content": "again"}], Facts)
+    assert fake.count == 3 and "response_format" not in fake.requests[2]
+
+
+def test_server_ignoring_schema_answers_with_prose_json(fake, client_for):
+    fake.push('The facts are {"facts": ["x IN y"]} as requested.')
+    out = client_for(fake).structured(MSG, Facts)
+    assert out.value.facts == ["x IN y"] and out.mode == "text"
+
+
+@pytest.mark.parametrize("reply,needle", [
+    ({"raw": "{not json", "status": 200}, "not JSON"),
+    ({"raw": json.dumps({"object": "chat.completion", "choices": []})}, "no choices"),
+    ("this is not json at all", "not JSON"),
+    ({"json": {"facts": "alpha BELIEVE x"}}, "facts: Input should be a valid list"),
+    ({"json": {"fact": ["a IN b"]}}, "facts: Field required"),
+    ({"refusal": "I cannot help with that"}, "refused"),
+])
+def test_malformed_and_schema_violating_replies_raise_output_errors(fake, client_for, reply, needle):
+    fake.push(reply)
+    llm = client_for(fake)
+    with pytest.raises(LLMOutputError) as ei:
+        llm.structured(MSG, Facts)
+    assert needle in str(ei.value) or any(needle in p for p in ei.value.problems)
+    assert "\n" not in str(ei.value)
+    assert fake.count == 1  # output errors are not retried by the client (the translator decides)
+
+
+def test_429_is_retried_with_backoff_then_recovers(fake, client_for):
+    fake.push({"status": 429, "headers": {"retry-after-ms": "20"}},
+              {"status": 429, "headers": {"retry-after-ms": "20"}},
+              '{"facts": ["ok IN here"]}')
+    llm = client_for(fake, max_retries=2)
+    assert llm.structured(MSG, Facts).value.facts == ["ok IN here"]
+    assert fake.count == 3
+
+
+def test_500_exhausts_bounded_retries_with_one_line_error(fake, client_for):
+    fake.push(*[{"status": 500, "headers": {"retry-after-ms": "10"}}] * 5)
+    llm = client_for(fake, max_retries=2)
+    with pytest.raises(LLMUnavailableError) as ei:
+        llm.chat(MSG)
+    assert fake.count == 3  # 1 + max_retries, no more
+    assert "HTTP 500" in str(ei.value) and "\n" not in str(ei.value)
+    assert llm.usage.failures == 1
+
+
+def test_rate_limit_exhausted(fake, client_for):
+    fake.push(*[{"status": 429, "headers": {"retry-after-ms": "10"}}] * 3)
+    with pytest.raises(LLMUnavailableError, match="HTTP 429"):
+        client_for(fake, max_retries=1).chat(MSG)
+    assert fake.count == 2
+
+
+def test_timeouts_are_bounded(fake, client_for):
+    fake.push({"delay": 3, "content": "late"}, {"delay": 3, "content": "late"}, {"delay": 3, "content": "late"})
+    llm = client_for(fake, timeout=0.3, max_retries=1)
+    with pytest.raises(LLMUnavailableError, match="timed out"):
+        llm.chat(MSG)
+    assert fake.count == 2
+
+
+def test_timeout_then_recovery(fake, client_for):
+    fake.push({"delay": 3, "content": "late"}, "on time")
+    assert client_for(fake, timeout=0.3, max_retries=1).chat(MSG).text == "on time"
+    assert fake.count == 2
+
+
+def test_non_retryable_http_error(fake, client_for):
+    fake.push({"status": 401, "body": {"error": {"message": "bad key"}}})
+    with pytest.raises(LLMResponseError, match="HTTP 401.*bad key") as ei:
+        client_for(fake, max_retries=3).chat(MSG)
+    assert ei.value.status == 401 and fake.count == 1
+
+
+def test_unreachable_endpoint():
+    srv = FakeOpenAI()  # bound, never started: then closed, so the port refuses connections
+    url = srv.base_url
+    srv._server.server_close()
+    llm = LLMClient(LLMConfig(base_url=url, model="m", timeout=0.5, max_retries=1))
+    with pytest.raises(LLMUnavailableError, match="cannot reach|timed out") as ei:
+        llm.chat(MSG)
+    assert isinstance(ei.value, BeliefError)
+
+
+def test_cache_answers_identical_requests(fake, client_for, tmp_path):
+    path = tmp_path / "cache.json"
+    fake.push('{"facts": ["a IN b"]}', "hello")
+    llm = client_for(fake, cache_path=str(path))
+    a = llm.structured(MSG, Facts)
+    b = llm.structured(MSG, Facts)
+    assert a.value == b.value and b.cached and fake.count == 1
+    assert llm.usage.cache_hits == 1 and llm.usage.requests == 1
+    llm.chat(MSG)
+    assert fake.count == 2  # a plain chat is a different request (no schema)
+    # persisted: a new client with the same file makes no request
+    llm2 = client_for(fake, cache_path=str(path))
+    assert llm2.structured(MSG, Facts).cached and llm2.chat(MSG).text == "hello"
+    assert fake.count == 2
+    data = json.loads(path.read_text())
+    assert data["schema"] == "belief.llm-cache/1" and len(data["entries"]) == 2
+
+
+def test_cache_can_be_disabled(fake, client_for):
+    fake.push("one", "two")
+    llm = client_for(fake, cache=False)
+    assert llm.chat(MSG).text == "one" and llm.chat(MSG).text == "two"
+
+
+def test_failed_replies_are_not_cached(fake, client_for):
+    fake.push("garbage", '{"facts": ["a IN b"]}')
+    llm = client_for(fake)
+    with pytest.raises(LLMOutputError):
+        llm.structured(MSG, Facts)
+    assert llm.structured(MSG, Facts).value.facts == ["a IN b"]
+
+
+def test_config_precedence_and_files(tmp_path):
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "k-env", "BELIEF_MODEL": "env-model"}
+    cfg = LLMConfig.resolve(env=env)
+    assert (cfg.base_url, cfg.api_key, cfg.model) == ("http://127.0.0.1:9/v1", "k-env", "env-model")
+    toml = tmp_path / "llm.toml"
+    toml.write_text('[llm]\nmodel = "file-model"\ntimeout = 5\nmax_retries = 1\n')
+    cfg = LLMConfig.resolve(config_path=toml, env={}, max_retries=4)
+    assert (cfg.model, cfg.timeout, cfg.max_retries) == ("file-model", 5.0, 4)
+    cfg = LLMConfig.resolve(config_path=toml, env=env)
+    assert cfg.model == "env-model" and cfg.timeout == 5.0  # env beats file, file beats defaults
+    js = tmp_path / "llm.json"
+    js.write_text(json.dumps({"model": "j", "structured": "text"}))
+    assert LLMConfig.load(js).structured == "text"
+
+
+@pytest.mark.parametrize("content,needle", [
+    ('{"model": "m", "temprature": 1}', "temprature"),
+    ('{"model": "m", "timeout": -1}', "timeout"),
+    ('{"model": "m", "base_url": "ftp://x"}', "base_url"),
+    ('{"model": ', "invalid JSON"),
+])
+def test_bad_config_files_are_clear_errors(tmp_path, content, needle):
+    p = tmp_path / "c.json"
+    p.write_text(content)
+    with pytest.raises(LLMConfigError, match=needle):
+        LLMConfig.load(p)
+
+
+def test_missing_model_is_a_config_error():
+    with pytest.raises(LLMConfigError, match="no model"):
+        LLMClient(LLMConfig(base_url="http://127.0.0.1:9/v1"))
+
+
+def test_extract_json_variants():
+    assert extract_json('{"a": 1}') == {"a": 1}
+    assert extract_json('text ```json\n{"a": 2}\n``` more') == {"a": 2}
+    assert extract_json('prefix {"a": 3} suffix {"b": 4}') == {"a": 3}
+    with pytest.raises(ValueError):
+        extract_json("nothing here")
+
+
+def test_concurrent_requests_count_usage(fake, client_for):
+    import threading
+
+    fake.responder = lambda req: {"content": "ok", "usage": {"prompt_tokens": 2, "completion_tokens": 1}}
+    llm = client_for(fake, cache=False)
+    threads = [threading.Thread(target=llm.chat, args=([{"role": "user", "content": str(i)}],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert llm.usage.requests == 8 and llm.usage.total_tokens == 24 and fake.count == 8
