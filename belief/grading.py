@@ -49,6 +49,11 @@ def extract_yes_no(text) -> bool | None:
     t = _clean(str(text) if text is not None else "")
     if not t:
         return None
+    first = re.split(r"(?<=[.!?;])\s|\bbecause\b|\bsince\b|\bas\b", t, maxsplit=1)[0]
+    words = set(re.findall(r"[a-z]+", first))
+    has_yes, has_no = "yes" in words, "no" in words
+    if has_yes and has_no:
+        return None
     if _LEAD_YES.match(t):
         return True
     if _LEAD_NO.match(t):
@@ -56,9 +61,6 @@ def extract_yes_no(text) -> bool | None:
     m = re.search(r"\b(?:answer|verdict)\s*(?:is|:)\s*(yes|no)\b", t)
     if m:
         return m.group(1) == "yes"
-    first = re.split(r"(?<=[.!?;])\s|\bbecause\b|\bsince\b|\bas\b", t, maxsplit=1)[0]
-    words = set(re.findall(r"[a-z]+", first))
-    has_yes, has_no = "yes" in words, "no" in words
     if has_yes != has_no:
         return has_yes
     if _HEDGE.search(first) and not _NEG.search(first):

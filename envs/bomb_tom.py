@@ -427,3 +427,21 @@ def questions(trace, seed=None) -> list[Question]:
 
 __all__ = ["Epistemics", "Question", "QuestionStream", "questions", "question_text", "answer", "LEVELS",
            "TEMPLATES"]
+
+
+def truth(trace, level: str, asked: str, target: str, template: str, subject: int, turn: int) -> bool:
+    """The exact answer to any one question asked right after turn `turn` (pure function of the trace)."""
+    b = _Builder(trace.meta)
+    for ev in trace:
+        if getattr(ev, "kind", None) != "action":
+            continue
+        p = ev.params
+        if ev.name in ("move", "inspect", "apply", "unrecognised") and p["turn"] > turn:
+            break
+        if ev.name in ("observe", "deliver") and p["turn"] > turn:
+            break
+        b.feed(ev)
+    return answer(b.ep, level, asked, target, template, subject, 2 * turn + 1)
+
+
+__all__ += ["truth"]

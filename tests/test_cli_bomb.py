@@ -1,0 +1,41 @@
+import json
+
+from typer.testing import CliRunner
+
+from belief.cli import app
+
+runner = CliRunner()
+
+
+def test_run_bomb_json_last_line(tmp_path):
+    r = runner.invoke(app, ["run", "bomb", "--agents", "belief", "--episodes", "3", "--seed", "0", "--json",
+                            "--no-progress", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    last = json.loads(r.stdout.strip().splitlines()[-1])
+    assert set(last) == {"episodes", "score", "rounds", "valid_action_pct", "tom_accuracy"}
+    assert last["episodes"] == 3 and last["score"] == 90
+    assert last["tom_accuracy"] == {"introspection": 100.0, "first_order": 100.0, "second_order": 100.0}
+    assert "valid action %" in r.stdout and "Introspection" in r.stdout
+    assert (tmp_path / "bomb_0.trace.jsonl").exists() and (tmp_path / "bomb_2.answers.jsonl").exists()
+
+
+def test_run_bomb_bad_agents(tmp_path):
+    r = runner.invoke(app, ["run", "bomb", "--agents", "gpt", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "--agents" in r.stderr
+
+
+def test_grade_command(tmp_path):
+    runner.invoke(app, ["run", "bomb", "--episodes", "1", "--seed", "5", "--no-progress", "--out", str(tmp_path)])
+    trace, answers = tmp_path / "bomb_5.trace.jsonl", tmp_path / "bomb_5.answers.jsonl"
+    r = runner.invoke(app, ["grade", str(trace), str(answers), "--json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout.strip().splitlines()[-1])
+    assert rep["overall"] == 100.0 and rep["unparseable"] == []
+    assert "1st-order" in r.stdout
+    ids = [json.loads(x)["id"] for x in answers.read_text().splitlines()]
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(json.dumps({"id": ids[0], "answer": "hmm, hard to say"}) + "\n")
+    r = runner.invoke(app, ["grade", str(trace), str(odd)])
+    assert r.exit_code == 0 and "unparseable" in r.stdout and "without an answer" in r.stdout
+    r = runner.invoke(app, ["grade", str(tmp_path / "nope.jsonl"), str(odd)])
+    assert r.exit_code == 1 and "error:" in r.stderr

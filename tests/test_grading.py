@@ -1,0 +1,55 @@
+import json
+
+import pytest
+
+from belief.grading import GradingError, extract_yes_no, grade, grade_files
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Yes", True), ("yes.", True), ("YES, she does.", True), ("**Answer:** No", False),
+    ("No, Charlie does not know the sequence of Bomb 3 because he never inspected it.", False),
+    ("Bravo does not know the contents of Room 5.", False),
+    ("Charlie is not aware that I know the contents of Room 8.", False),
+    ("I believe so, Alpha saw it.", True), ("Alpha knows it: she inspected the bomb.", True),
+    ("The answer is no.", False), ("Answer: yes", True), ("Nope", False),
+    ("Maybe", None), ("", None), ("Yes and no", None), (None, None), (True, True),
+])
+def test_extract(text, expected):
+    assert extract_yes_no(text) is expected
+
+
+def _qs():
+    return [{"id": "a", "level": "introspection", "answer": True},
+            {"id": "b", "level": "first_order", "answer": False},
+            {"id": "c", "level": "second_order", "answer": False},
+            {"id": "d", "level": "second_order", "answer": True}]
+
+
+def test_grade_report():
+    rep = grade(_qs(), [{"id": "a", "answer": "Yes"}, {"id": "b", "answer": "No, he does not."},
+                        {"id": "c", "answer": "perhaps"}, {"id": "z", "answer": "yes"}])
+    assert rep.accuracy("introspection") == 100.0 and rep.accuracy("first_order") == 100.0
+    assert rep.accuracy("second_order") == 0.0
+    assert rep.unparseable == [("c", "perhaps")] and rep.missing == ["d"] and rep.unknown_ids == ["z"]
+    j = rep.to_json()
+    assert j["total"]["second_order"] == 2 and j["unparseable"][0]["id"] == "c"
+
+
+def test_grade_errors(tmp_path):
+    with pytest.raises(GradingError):
+        grade(_qs(), [{"answer": "yes"}])
+    bad = tmp_path / "a.jsonl"
+    bad.write_text("{not json\n")
+    from belief.agents.bomb_runner import run_episode
+
+    m = run_episode("belief", 0, out=tmp_path)
+    with pytest.raises(GradingError, match="a.jsonl:1"):
+        grade_files(m["files"]["trace"], bad)
+    rep = grade_files(m["files"]["trace"], m["files"]["answers"])
+    assert rep.accuracy() == 100.0
+    # flipping every answer gives 0%
+    flipped = tmp_path / "flip.jsonl"
+    rows = [json.loads(x) for x in open(m["files"]["answers"])]
+    flipped.write_text("".join(json.dumps({"id": r["id"], "answer": "No." if r["answer"].startswith("Yes") else
+                                           "Yes."}) + "\n" for r in rows))
+    assert grade_files(m["files"]["trace"], flipped).accuracy() == 0.0
