@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/belief demo
+	$(BIN)/belief run bomb --agents belief --episodes 20 --seed 0 --out runs/bomb
+	$(BIN)/belief grade runs/bomb/bomb_0.trace.jsonl runs/bomb/bomb_0.answers.jsonl
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2

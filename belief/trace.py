@@ -131,7 +131,7 @@ class Set(_Event):
     kind: Literal["set"] = "set"
     predicate: str
     subject: tuple[str, ...] = Field(min_length=1)
-    value: Optional[str]
+    value: Optional[str] = None  # None: unset; omitted in JSONL (exclude_none)
     agent: Optional[str] = None
 
     @model_validator(mode="before")
@@ -161,7 +161,7 @@ class Statement(_Event):
     kind: Literal["statement"] = "statement"
     predicate: str = "in"
     subject: tuple[str, ...] = Field(min_length=1)
-    value: Optional[str]
+    value: Optional[str] = None
 
     @model_validator(mode="before")
     @classmethod
@@ -327,7 +327,7 @@ class Effect(BaseModel):
 
     predicate: str
     subject: tuple[str, ...] = Field(min_length=1)
-    value: Optional[str]
+    value: Optional[str] = None
 
     @model_validator(mode="before")
     @classmethod

@@ -95,3 +95,15 @@ def test_header_is_required_and_versioned():
 def test_read_missing_file(tmp_path):
     with pytest.raises(TraceError, match="cannot read"):
         Trace.read(tmp_path / "nope.jsonl")
+
+
+def test_unset_values_survive_a_jsonl_round_trip():
+    """Regression: JSONL omits None fields, so an unset value must read back as None."""
+    from belief.trace import Action, Effect, Set, Trace
+
+    t = Trace()
+    t.append(Set(t=0, predicate="in", subject=("apple",), value=None))
+    t.append(Action(t=1, agent="alpha", name="defuse", room="r1",
+                    effects=[Effect(predicate="present", subject=("bomb1",), value=None)]))
+    again = Trace.loads(t.dumps())
+    assert [e.model_dump() for e in again] == [e.model_dump() for e in t]
