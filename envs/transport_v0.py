@@ -489,7 +489,7 @@ class raw_env(ParallelEnv):
     def task(self) -> dict:
         """What every agent is told at the start: the goal, the map and the rules' constants."""
         w = self.world
-        return {"targets": list(w.targets), "containers_total": len(w.containers), "family": w.family,
+        return {"targets": list(w.targets), "containers": list(w.containers), "family": w.family,
                 "rooms": list(w.rooms), "room_type": dict(w.room_type), "bedroom": w.bedroom,
                 "distance": {r: {s: w.distance(r, s) for s in w.rooms} for r in w.rooms},
                 "agents": list(self.possible_agents), "budget": self.budget}
