@@ -535,6 +535,9 @@ def message_claims(translator: Translator, text: str, sender: str, *, use_llm: O
             candidates.extend(reply.value.claims)
         except LLMError as e:
             refused.append(f"LLM could not read the message: {e}")
+    if not candidates and not refused:
+        why = "no LLM configured" if translator.llm is None or use_llm is False else "the LLM found none"
+        refused.append(f"no claim understood in the message ({why}); nothing taken from it")
     claims: list[Fact] = []
     for c in candidates:
         try:

@@ -1,0 +1,134 @@
+"""LLM-facing commands: ``belief translate`` (one observation into facts, rules first, the LLM when asked)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional
+
+import typer
+
+from belief.cli.app import app
+
+
+def _err(message: str) -> None:
+    print("error: " + " ".join(str(message).split()), file=sys.stderr)
+
+
+def build_llm(base_url: Optional[str], model: Optional[str], api_key: Optional[str], config: Optional[str],
+              timeout: Optional[float], max_retries: Optional[int], required: bool):
+    """An LLMClient from flags > environment > config file, or None when nothing is configured."""
+    from belief.llm_client import LLMClient, LLMConfig
+
+    cfg = LLMConfig.resolve(config_path=config, base_url=base_url, model=model, api_key=api_key, timeout=timeout,
+                            max_retries=max_retries)
+    if not cfg.configured and not required:
+        return None
+    return LLMClient(cfg)
+
+
+@app.command("translate")
+def translate_cmd(
+    text: str = typer.Argument(..., help="the observation text; '-' reads stdin"),
+    env: str = typer.Option("bomb", "--env", help="environment whose text and domain to use (e.g. bomb)"),
+    agent: str = typer.Option(..., "--agent", help="whose observation it is (e.g. alpha)"),
+    llm: bool = typer.Option(False, "--llm", help="force the LLM path (otherwise rules answer when they can)"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (or OPENAI_BASE_URL)"),
+    model: Optional[str] = typer.Option(None, "--model", help="model name (or BELIEF_MODEL)"),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or OPENAI_API_KEY); local servers need none"),
+    config: Optional[str] = typer.Option(None, "--config", help="LLM config file (TOML/JSON; or BELIEF_LLM_CONFIG)"),
+    timeout: float = typer.Option(15.0, "--timeout", min=0.05, help="seconds per LLM attempt"),
+    max_retries: int = typer.Option(1, "--max-retries", min=0, max=10, help="client retries on errors/timeouts"),
+    attempts: int = typer.Option(3, "--attempts", min=1, max=10, help="LLM answers tried before giving up"),
+    order: Optional[int] = typer.Option(None, "--order", min=0, max=1, help="0: zero-order only, 1: first-order only"),
+    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages in the text"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+):
+    """Print the belief facts one observation gives AGENT (and every problem found), then the messages in it.
+
+    Without --llm the environment's rule-based translator answers; sentences it does not cover go to the
+    LLM when one is configured. Messages found in the text are data: they pass through the trust policy
+    and only ever become the agent's own beliefs. Exit 1 (one line on stderr) when no valid update exists
+    or the endpoint fails; the time is bounded by --timeout, --max-retries and --attempts.
+    """
+    try:
+        code = _translate(text, env, agent, llm, base_url, model, api_key, config, timeout, max_retries, attempts,
+                          order, policy, as_json)
+    except typer.Exit:
+        raise
+    except Exception as e:  # noqa: BLE001 - a command line ends with one line, never a traceback
+        from belief.errors import BeliefError
+
+        _err(str(e) if isinstance(e, BeliefError) else f"{type(e).__name__}: {e}")
+        raise typer.Exit(1)
+    raise typer.Exit(code)
+
+
+def _translate(text, env_name, agent, force_llm, base_url, model, api_key, config, timeout, max_retries, attempts,
+               order, policy, as_json) -> int:
+    from belief.errors import BeliefError
+    from belief.rule_translate import get_env
+    from belief.translate import TranslationError, Translator, bomb_message_facts, receive_message
+
+    if text == "-":
+        text = sys.stdin.read()
+    env = get_env(env_name)
+    client = build_llm(base_url, model, api_key, config, timeout, max_retries, required=force_llm)
+    tr = Translator(env, client, max_attempts=attempts)
+    if agent.lower() not in {a.lower() for a in tr.agents}:
+        _err(f"unknown agent {agent!r} for env {env.name}; agents: {', '.join(tr.agents)}")
+        return 2
+    store = env.store(agent)
+    try:
+        result = tr.update(store, text, agent, order=order, use_llm=True if force_llm else None)
+    except TranslationError as e:
+        if as_json:
+            print(json.dumps({"ok": False, "error": " ".join(str(e).split()), "errors": e.errors,
+                              "attempts": e.attempts}))
+        else:
+            for x in e.errors:
+                print(f"rejected: {x}")
+        _err(f"no valid update after {e.attempts} attempt(s); nothing recorded")
+        return 1
+    receptions = []
+    parse = bomb_message_facts if env.name == "bomb" else None
+    for sender, msg in result.messages:
+        try:
+            rec = receive_message(store, tr, agent, sender, msg, policy=policy, parse_facts=parse,
+                                  use_llm=False if client is None else None)
+        except BeliefError as e:
+            rec = None
+            receptions.append((sender, msg, None, str(e)))
+            continue
+        receptions.append((sender, msg, rec, None))
+    if as_json:
+        out = result.to_json()
+        out["ok"] = True
+        out["messages"] = [{"sender": s, "text": m, **(r.to_json() if r else {}), **({"error": e} if e else {})}
+                           for s, m, r, e in receptions]
+        if client is not None:
+            out["usage"] = client.usage.to_json()
+        print(json.dumps(out))
+        return 0
+    for f in result.facts:
+        print(f)
+    for s in result.history:
+        for x in s:
+            print(f"# rejected (then corrected): {x}")
+    for u in result.uncovered:
+        print(f"# not understood (no LLM configured): {u}")
+    for sender, msg, rec, error in receptions:
+        print(f"# message from {sender} (data, via trust policy {policy}): {msg!r}")
+        if error:
+            print(f"#   error: {error}")
+            continue
+        for f in rec.facts:
+            print(f)
+        for x in rec.refused:
+            print(f"#   refused: {x}")
+    if client is not None:
+        u = client.usage
+        print(f"# llm: {result.attempts} attempt(s), {u.requests} request(s), {u.total_tokens} tokens "
+              f"({u.prompt_tokens} prompt + {u.completion_tokens} completion), {u.cache_hits} cache hit(s)",
+              file=sys.stderr)
+    return 0
