@@ -3,6 +3,7 @@ from belief.cli.app import app, bench_app  # noqa: F401
 from belief.cli import core  # noqa: F401  (parse, query, demo, bench parse)
 from belief.cli import tom  # noqa: F401
 from belief.cli import bomb  # noqa: F401
+from belief.cli import llm  # noqa: F401
 
 
 def main():  # console-script entry point
