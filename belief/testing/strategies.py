@@ -8,7 +8,8 @@ Import them in your own tests::
     @given(bst.facts())
     def test_my_tracker_round_trips(fact): ...
 
-Everything generated is valid: names match the grammar, formulas are in normal form, and
+``traces()`` gives random consistent episode traces (enters, exits, moves, statements, observations,
+private and public messages) for checkers and trackers.  Everything generated is valid: names match the grammar, formulas are in normal form, and
 ``parse(print(f)) == f`` holds in both surfaces.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from belief.testing.traces import traces  # noqa: F401  (re-exported: random consistent traces)
 from belief.formula import INFIX_PREDICATES, RESERVED, Atom, Believes, Fact, Not, Unsure, Var
 
 _FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"

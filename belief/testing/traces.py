@@ -1,0 +1,117 @@
+"""Random *consistent* traces for property tests of checkers and trackers (yours or ours).
+
+A trace is interpreted from a list of integer tuples, so hypothesis can shrink failures to short stories:
+enters (alone or in pairs, sometimes opening a new chapter), exits, moves into a box of the actor's room,
+statements, private observations, private tells and public announcements (truthful or not), noops and
+noise, over a small world of agents ``A..D``, rooms ``r0..r2`` with two boxes each, and two objects.
+
+    from belief.testing.strategies import traces
+
+    @given(traces(n_agents=3, n_rooms=2))
+    def test_my_tracker(trace): ...
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from belief.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Observe, Statement, Tell, Trace
+
+AGENTS = ["A", "B", "C", "D"]
+ROOMS = ["r0", "r1", "r2"]
+OBJECTS = ["apple", "pear"]
+BOXES = {r: [f"{r}_box0", f"{r}_box1"] for r in ROOMS}
+
+
+# --------------------------------------------------------------------------------------------
+# random consistent traces
+# --------------------------------------------------------------------------------------------
+
+def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False) -> Trace:
+    """Interpret integer tuples as actions of a consistent story (so hypothesis can shrink them)."""
+    agents = AGENTS[:n_agents]
+    rooms = ROOMS[:n_rooms]
+    loc = {a: None for a in agents}
+    obj_loc: dict = {}
+    box_room = {b: r for r in rooms for b in BOXES[r]}
+    tr = Trace()
+    chapter = 1
+    for op, x, y, z in steps:
+        a = agents[x % n_agents]
+        inside = [b for b in agents if loc[b] is not None]
+        op %= 10
+        if op == 0 or (op in (1, 2, 5, 6, 7) and loc[a] is None):
+            r = rooms[y % n_rooms]
+            if z % 3 == 0:
+                chapter += 1
+            others = [b for b in agents if b != a and loc[b] is None and (z >> 2) % 2]
+            group = (a, *others[:1])
+            for b in group:
+                loc[b] = r
+            tr.append(Enter(agents=group, room=r, chapter=chapter))
+        elif op == 1:
+            tr.append(Exit(agents=(a,), room=loc[a], chapter=chapter))
+            loc[a] = None
+        elif op == 2:
+            o = OBJECTS[y % len(OBJECTS)]
+            box = BOXES[loc[a]][z % 2]
+            obj_loc[o] = box
+            tr.append(Move(agent=a, object=o, to=box, chapter=chapter))
+        elif op == 3:
+            r = rooms[y % n_rooms]
+            o = OBJECTS[z % len(OBJECTS)]
+            box = BOXES[r][(z >> 1) % 2]
+            obj_loc[o] = box
+            tr.append(Statement(subject=(o,), value=box, room=r, chapter=chapter))
+        elif op == 4:
+            o = OBJECTS[y % len(OBJECTS)]
+            if o in obj_loc:
+                tr.append(Observe(agents=(a,), fluents=(("in", o),)))
+            else:
+                tr.append(Noise(text="nothing"))
+        elif op in (5, 6):
+            o = OBJECTS[y % len(OBJECTS)]
+            if truthful:
+                if o not in obj_loc:
+                    tr.append(Noop(agent=a))
+                    continue
+                box = obj_loc[o]
+            else:
+                box = BOXES[rooms[z % n_rooms]][(z >> 2) % 2]
+            content = (Content(subject=(o,), value=box),)
+            if op == 5:
+                rec = agents[(x + 1 + z % (n_agents - 1)) % n_agents]
+                if rec == a:
+                    rec = agents[(x + 1) % n_agents]
+                tr.append(Tell(sender=a, recipients=(rec,), content=content, chapter=chapter))
+            elif (z >> 3) % 2:
+                aud = tuple(b for b in agents if b != a and (z >> (4 + agents.index(b))) % 2)
+                tr.append(Announce(sender=a, audience=aud or (agents[(x + 1) % n_agents],), content=content,
+                                   chapter=chapter))
+            else:
+                tr.append(Announce(sender=a, content=content, chapter=chapter))
+        elif op == 7:
+            tr.append(Noop(agent=a, room=loc[a]))
+        elif op == 8 and inside:
+            b = inside[y % len(inside)]
+            tr.append(Exit(agents=(b,), chapter=chapter))
+            loc[b] = None
+        else:
+            tr.append(Noise(text="noise"))
+    return tr
+
+
+#: the raw material of a trace: (operation, x, y, z) integer tuples
+steps_st = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
+                    min_size=1, max_size=28)
+
+
+
+
+def traces(n_agents: int = 3, n_rooms: int = 2, max_steps: int = 28, truthful: bool = False):
+    """Strategy of consistent random traces (see the module docstring)."""
+    if not 1 <= n_agents <= len(AGENTS) or not 1 <= n_rooms <= len(ROOMS):
+        raise ValueError(f"n_agents must be in 1..{len(AGENTS)} and n_rooms in 1..{len(ROOMS)}")
+    steps = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
+                     min_size=1, max_size=max_steps)
+    return steps.map(lambda s: build_trace(n_agents, n_rooms, s, truthful))
