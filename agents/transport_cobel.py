@@ -363,13 +363,24 @@ def capacity(s: BeliefState) -> tuple[int, int]:
     return 2 - len(s.holding), carried
 
 
+def partner_first(s: BeliefState, room: str) -> bool:
+    """Does the partner have priority for work in ``room``? The closer agent does (frames from each
+    one's last known room; an unknown partner position counts as the mean distance); a tie goes to
+    the alphabetically first name. Both agents apply the same rule, so a shared conflict has one winner."""
+    return (round(go_frames(s, s.partner_room, room)), s.partner) < (round(go_frames(s, s.room, room)), s.me)
+
+
 def _claimed(s: BeliefState, config: Config) -> tuple[set, set]:
-    """Objects and rooms I leave to the partner: announced, or predicted and closer to the partner."""
+    """Objects and rooms I leave to the partner: announced or predicted, where the partner has priority."""
     objs, rooms = set(), set()
     plan = s.partner_plan if s.frame - s.partner_plan_frame <= PLAN_MEMORY else None
+    rooms_of = s.task["room_type"]
     if plan:
-        objs |= plan["objects"]
-        if plan["explore"]:
+        for o in plan["objects"]:
+            r = value(s, o)
+            if r not in rooms_of or partner_first(s, r):
+                objs.add(o)
+        if plan["explore"] and partner_first(s, plan["explore"]):
             rooms.add(plan["explore"])
     if config.partner_model:
         for g, p in s.goal_prob.items():
@@ -377,11 +388,10 @@ def _claimed(s: BeliefState, config: Config) -> tuple[set, set]:
                 continue
             if g[0] == "fetch":
                 r = value(s, g[1])
-                if r in s.task["room_type"] and go_frames(s, s.partner_room, r) < go_frames(s, s.room, r):
+                if r in rooms_of and partner_first(s, r):
                     objs.add(g[1])
-            elif g[0] == "explore":
-                if go_frames(s, s.partner_room, g[1]) < go_frames(s, s.room, g[1]):
-                    rooms.add(g[1])
+            elif g[0] == "explore" and partner_first(s, g[1]):
+                rooms.add(g[1])
     objs -= set(s.holding) | _contained(s)
     return objs, rooms
 
@@ -544,11 +554,11 @@ def _conflict(s: BeliefState, goal: Goal) -> tuple[float, bool]:
         if g[0] == "fetch" and g[1] in objs:
             p += q
             r = value(s, g[1])
-            if r in s.task["room_type"] and go_frames(s, s.partner_room, r) + 1 < go_frames(s, s.room, r):
+            if r in s.task["room_type"] and partner_first(s, r):
                 closer = True
         elif g[0] == "explore" and goal.kind == "explore" and g[1] == goal.room:
             p += q
-            if go_frames(s, s.partner_room, g[1]) + 1 < go_frames(s, s.room, g[1]):
+            if partner_first(s, g[1]):
                 closer = True
     return p, closer
 

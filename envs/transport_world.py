@@ -62,9 +62,9 @@ BED = "bed"
 EXPLORE_STATES = ("none", "part", "all")
 
 BUDGET = 3000
-FRAMES_PER_METER = 8
+FRAMES_PER_METER = 18
 GO_BASE = 10
-EXPLORE = 70
+EXPLORE = 100
 EXPLORE_DONE = 15
 GRASP = 25
 PUT = 15
@@ -229,7 +229,7 @@ def generate(seed: int, family: str = "food", capacity: str = "high", agents=("a
         else:
             extra.append((a, b))
     for a, b in extra:
-        if rng.random() < 0.35:
+        if rng.random() < 0.6:
             g.add_edge(a, b)
     for a, b in g.edges:
         (xa, ya), (xb, yb) = pos[a], pos[b]
