@@ -670,3 +670,23 @@ def make_agents(kind: str, agents, planner_engine: str | None = None) -> dict:
 
 __all__ = ["BeliefState", "Config", "Goal", "PRESETS", "TransportAgent", "available", "choose_goal", "decide",
            "initial_state", "location_posterior", "make_agents", "predict", "snapshot", "update"]
+
+
+def llm_message_writer(client, max_tokens: int = 60):
+    """LLM mode for message generation (through :class:`belief.llm_client.LLMClient`): the model phrases
+    the plan in one sentence; the fact lines stay verbatim so the partner's parser (and the checker) read
+    the same facts. Any LLM error falls back to the templated text (the offline default)."""
+
+    def write(fact_lines: list, plan_text: str, default: str) -> str:
+        from belief.errors import BeliefError
+
+        prompt = ("You coordinate with a teammate to carry objects to a bed. In one short sentence, tell them "
+                  f"your plan: {plan_text}. Do not add facts.")
+        try:
+            sentence = client.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens).text.strip()
+        except BeliefError:
+            return default
+        plan_line = next((ln for ln in default.splitlines() if ln.startswith("PLAN ")), "")
+        return "\n".join([*fact_lines, plan_line, sentence.replace("\n", " ")[:300]])
+
+    return write

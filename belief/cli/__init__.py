@@ -4,6 +4,7 @@ from belief.cli import core  # noqa: F401  (parse, query, demo, bench parse)
 from belief.cli import tom  # noqa: F401
 from belief.cli import bomb  # noqa: F401
 from belief.cli import llm  # noqa: F401
+from belief.cli import transport  # noqa: F401
 
 
 def main():  # console-script entry point

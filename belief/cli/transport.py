@@ -1,0 +1,124 @@
+"""Transport commands: ``belief bench transport`` and ``belief run transport``.
+
+``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset) with each agent type and
+prints a table, then one JSON object as the last stdout line; ``--plot FILE`` saves transport rate
+against message tokens per agent type.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belief.cli.app import app, bench_app  # noqa: F401
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2):
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _agents(text: str) -> list:
+    from belief.transport_bench import AGENT_TYPES
+
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in AGENT_TYPES]
+    if not kinds or bad:
+        _fail(f"--agents: unknown agent type(s) {', '.join(bad) or '(none)'}; choose from {', '.join(AGENT_TYPES)}")
+    return kinds
+
+
+def _table(summary: dict) -> Table:
+    t = Table(title=f"transport_v0, {summary['episodes']} episode(s)")
+    for col in ("agent", "transport rate", "frames", "messages", "message tokens", "belief acc. 0th",
+                "belief acc. 1st", "planner calls"):
+        t.add_column(col, justify="right" if col != "agent" else "left")
+
+    def pct(x):
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    for k, v in summary["by_agent"].items():
+        t.add_row(k, pct(v["transport_rate"]), f"{v['frames']:.0f}", f"{v['messages']:.1f}",
+                  f"{v['message_tokens']:.1f}", pct(v["belief_accuracy"]["zero_order"]),
+                  pct(v["belief_accuracy"]["first_order"]), str(v["planner"]["calls"]))
+    return t
+
+
+@bench_app.command("transport")
+def bench_transport(
+    episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
+                                                  "'0-5,12', 'food', 'stuff-high', 'food-low-3' (default: all 24)"),
+    agents: str = typer.Option("cobel,always,silent,rule,single", "--agents", help="comma-separated agent types"),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
+    planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy"),
+    workers: int = typer.Option(2, "--workers", min=1, help="episode processes"),
+    results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+):
+    """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
+    from belief.agents.transport_planner import ENGINES
+    from belief.envs.transport_world import parse_subset
+    from belief.transport_bench import bench, plot as draw, to_json_line
+
+    try:
+        eps = parse_subset(episodes_subset)
+    except ValueError as e:
+        _fail(str(e))
+    kinds = _agents(agents)
+    if planner is not None and planner not in ENGINES:
+        _fail(f"--planner must be one of {', '.join(ENGINES)}")
+    done = [0]
+    total = len(eps) * len(kinds)
+
+    def progress(r):
+        done[0] += 1
+        err.print(f"[{done[0]}/{total}] {r['agent']:7s} {r['name']}: rate {r['transport_rate']:.1f}, "
+                  f"{r['message_tokens']} tokens", highlight=False)
+
+    summary = bench(eps, kinds, planner=planner, workers=workers, progress=progress)
+    out.print(_table(summary))
+    if plot is not None:
+        draw(summary, str(plot))
+        out.print(f"plot: {plot}")
+    if results is not None:
+        results.write_text(json.dumps(summary["results"], indent=1), encoding="utf-8")
+    print(to_json_line(summary))
+
+
+try:  # `belief run transport`, on the run sub-app that the bomb commands create
+    from belief.cli.bomb import run_app
+except ImportError:  # pragma: no cover - the bomb CLI is not installed
+    run_app = None
+
+if run_app is not None:
+    @run_app.command("transport")
+    def run_transport(
+        episode: int = typer.Option(0, "--episode", min=0, max=23, help="episode index 0-23"),
+        agents: str = typer.Option("cobel", "--agents", help="cobel | always | silent | rule | single"),
+        planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
+        trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    ):
+        """Play one transport_v0 episode and print its figures."""
+        from belief.transport_bench import run_episode
+
+        kinds = _agents(agents)
+        if len(kinds) != 1:
+            _fail("--agents takes one agent type here")
+        r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None)
+        acc = r["belief_accuracy"]
+        out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
+                  f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "
+                  f"{acc['zero_order']} (0th) / {acc['first_order']} (1st)")
+        if trace:
+            out.print(f"trace: {trace}")
+        if as_json:
+            print(json.dumps(r))
