@@ -159,17 +159,26 @@ def plot(summary: dict, path: str) -> None:
     fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=120)
     colours = {"cobel": "tab:green", "always": "tab:red", "silent": "tab:blue", "rule": "tab:gray",
                "single": "tab:purple"}
-    for kind, v in summary["by_agent"].items():
+    placed: list = []  # (x, label y) of labels already drawn, to keep close labels apart
+    for kind, v in sorted(summary["by_agent"].items(), key=lambda kv: -kv[1]["transport_rate"]):
         x, y = v["message_tokens"], v["transport_rate"]
-        ax.scatter([x], [y], s=90, color=colours.get(kind, "black"), zorder=3)
-        ax.annotate(f"{kind}\n{y:.0%}, {x:.0f} tok", (x, y), textcoords="offset points", xytext=(8, -4),
-                    fontsize=9)
-    ax.set_xscale("symlog", linthresh=100)
+        ax.scatter([x], [y], s=90, color=colours.get(kind, "black"), zorder=3, label=kind)
+        ly = y
+        for px, py in placed:
+            if abs(px - x) <= max(5.0, 0.5 * max(px, x)) and abs(py - ly) < 0.045:
+                ly = py - 0.045
+        placed.append((x, ly))
+        label = f"{kind}: {y:.0%}" + (f", {x:.0f} tokens" if x else "")
+        ax.annotate(label, (x, ly), textcoords="offset points", xytext=(9, 0),
+                    fontsize=9, va="center")
+    ax.set_xscale("symlog", linthresh=10)
+    ax.set_xlim(-2, max(v["message_tokens"] for v in summary["by_agent"].values()) * 4 + 200)
     ax.set_xlabel("message tokens per episode (mean, symlog scale)")
     ax.set_ylabel("transport rate (mean)")
     ax.set_title(f"transport_v0: {summary['episodes']} episodes")
     ax.set_ylim(0, 1.05)
     ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -403,8 +403,10 @@ class raw_env(ParallelEnv):
         room = self.room[a]
         name = self.action_names[idx]
         fb = f"{name}: done"
-        if idx == A_WAIT or idx == A_SEND:
-            fb = None if idx == A_WAIT else "message sent"
+        if idx == A_WAIT:
+            return  # keeps an 'invalid action' feedback given when the step started
+        if idx == A_SEND:
+            fb = "message sent"
         elif A_GO <= idx < A_EXPLORE:
             dest = self.rooms[idx - A_GO]
             left_behind = tuple(b for b in self.present(room) if b != a)
