@@ -586,9 +586,10 @@ def cobel_message(s: BeliefState, goal: Goal, config: Config):
     if top is not None and top[0] == "explore" and ("explored", top[1]) in lacks \
             and explored_level(s, top[1]) >= 2:
         relevant.append(lacks[("explored", top[1])])
-    # (b2) targets it lacks that I leave to it: worth telling when they change its plan
+    # (b2) targets it lacks that I leave to it: worth telling when it has no work of its own (it would
+    # explore, or my plan takes what it was going for), since then they change its next subgoal
     p_has_work = top is not None and top[0] in ("fetch", "deliver") and (
-        top[0] == "deliver" or top[1] in available(s, pchain))
+        top[0] == "deliver" or (top[1] in available(s, pchain) and top[1] not in mine))
     if not p_has_work or relevant:
         spare = [o for o in avail if o not in mine and ("in", o) in lacks]
         spare.sort(key=lambda o: (go_frames(s, s.partner_room, avail[o]), o))

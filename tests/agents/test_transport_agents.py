@@ -1,0 +1,179 @@
+"""CoBel transport agents: pure belief updates, Bayesian predictions, UP planning, diff-only messages."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from belief.agents import transport_cobel as tc
+from belief.agents.transport_planner import Planner, build_problem, greedy_plan, solve
+from belief.envs import transport_v0 as tv
+
+ROOMS = ["kitchen_1", "office_1", "living_room_1", "bedroom_1"]
+TASK = {
+    "targets": ["apple_1", "apple_2", "bread_1"], "containers": ["bowl_1"], "family": "food",
+    "rooms": ROOMS, "room_type": {r: r.rsplit("_", 1)[0] for r in ROOMS}, "bedroom": "bedroom_1",
+    "distance": {a: {b: (0.0 if a == b else 8.0) for b in ROOMS} for a in ROOMS},
+    "agents": ["alice", "bob"], "budget": 3000,
+}
+
+
+def view(room="kitchen_1", events=(), present=(), visible=None, messages=(), holding=(), idle=True, frame=0):
+    return {"agent": "alice", "frame": frame, "budget": 3000, "room": room, "idle": idle, "explored": "none",
+            "holding": list(holding), "contents": {}, "present": list(present), "visible": dict(visible or {}),
+            "events": list(events), "messages": list(messages), "feedback": None}
+
+
+def test_update_is_pure_and_orders_follow_observers():
+    s0 = tc.initial_state("alice", TASK)
+    seen_alone = ("saw", "in", "apple_1", "kitchen_1", ("alice",))
+    seen_together = ("saw", "in", "bread_1", "kitchen_1", ("alice", "bob"))
+    s1 = tc.update(s0, view(events=[seen_alone, seen_together], present=["bob"],
+                            visible={"apple_1": "kitchen_1", "bread_1": "kitchen_1"}))
+    assert list(s0.store.facts()) == []  # the input state is untouched
+    assert tc.value(s1, "apple_1") == "kitchen_1" and tc.value(s1, "bread_1") == "kitchen_1"
+    assert tc.value(s1, "apple_1", chain=("alice", "bob")) is None
+    assert tc.value(s1, "bread_1", chain=("alice", "bob")) == "kitchen_1"
+    assert s1.partner_room == "kitchen_1"
+
+
+def test_messages_update_both_orders_and_announced_plans():
+    s = tc.update(tc.initial_state("alice", TASK),
+                  view(room="office_1", messages=[("bob", "apple_2 IN living_room_1\nPLAN bob: grasp apple_2")]))
+    assert tc.value(s, "apple_2") == "living_room_1"
+    assert tc.value(s, "apple_2", chain=("alice", "bob")) == "living_room_1"
+    assert s.partner_plan["objects"] == {"apple_2"}
+
+
+@given(st.lists(st.integers(0, 2), min_size=4, max_size=4))
+@settings(max_examples=40)
+def test_location_posterior_is_bayes_over_explored_states(levels):
+    s = tc.initial_state("alice", TASK)
+    facts = [f"alice BELIEVE {r} EXPLORED {('none', 'part', 'all')[lv]}" for r, lv in zip(ROOMS, levels)]
+    s.store.apply(facts, mode="replace")
+    post = tc.location_posterior(s)
+    prior = s.task["prior"]
+    like = {0: 1.0, 1: 0.5, 2: 0.0}
+    z = sum(prior[r] * like[lv] for r, lv in zip(ROOMS, levels))
+    for r, lv in zip(ROOMS, levels):
+        expect = prior[r] * like[lv] / z if z else 0.0
+        assert post[r] == pytest.approx(expect)
+    if z:
+        assert sum(post.values()) == pytest.approx(1.0)
+
+
+def test_partner_subgoal_prediction_is_a_distribution_and_follows_announcements():
+    s = tc.initial_state("alice", TASK)
+    s.store.apply(["alice BELIEVE bob BELIEVE apple_1 IN office_1", "alice BELIEVE bob BELIEVE apple_2 IN kitchen_1"])
+    s.partner_room = "kitchen_1"
+    p = tc.predict(s, tc.PRESETS["cobel"])
+    assert sum(p.goal_prob.values()) == pytest.approx(1.0)
+    s.partner_plan, s.partner_plan_frame = {"objects": {"apple_1"}, "explore": None, "deliver": False}, 0
+    s.goal_prob = {}
+    q = tc.predict(s, tc.PRESETS["cobel"])
+    assert max(q.goal_prob, key=q.goal_prob.get) == ("fetch", "apple_1")
+
+
+def _facts_of(text):
+    return set(tv.parse_message_facts(text, tc.initial_state("alice", TASK).task["entities"]))
+
+
+def test_cobel_message_contains_only_what_the_partner_lacks():
+    s = tc.initial_state("alice", TASK)
+    s.room = "kitchen_1"
+    s.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE apple_2 IN living_room_1",
+                   "alice BELIEVE office_1 EXPLORED all", "alice BELIEVE kitchen_1 EXPLORED all",
+                   "alice BELIEVE bob BELIEVE kitchen_1 EXPLORED all",
+                   "alice BELIEVE bob BELIEVE apple_2 IN living_room_1"])
+    s.partner_room = "bedroom_1"
+    s = tc.predict(s, tc.PRESETS["cobel"])
+    lacks = {(f.atom.pred, f.atom.args[0], f.atom.args[1]) for f in s.store.diff(("alice",), ("alice", "bob"))}
+    assert lacks == {("in", "apple_1", "office_1"), ("explored", "office_1", "all")}
+    # alice will fetch apple_2 herself; bob is predicted to go for apple_2 too (he knows of it) -> conflict
+    goal = tc.Goal("fetch", ("apple_2",))
+    msg, s2 = tc.cobel_message(s, goal, tc.PRESETS["cobel"])
+    assert msg is not None and "PLAN alice: grasp apple_2" in msg
+    sent = _facts_of(msg)
+    assert sent <= lacks  # never what bob already holds (kitchen_1 EXPLORED all, apple_2 IN living_room_1)
+    assert ("in", "apple_1", "office_1") in sent  # what bob lacks and can use instead of apple_2
+    for p, subj, v in sent:  # after sending, alice models bob as knowing it
+        assert tc.value(s2, subj, p, chain=("alice", "bob")) == v
+    assert s2.store.diff(("alice",), ("alice", "bob")) != s.store.diff(("alice",), ("alice", "bob"))
+    # once bob knows everything alice knows and nothing conflicts, alice stays silent
+    s3 = tc.initial_state("alice", TASK)
+    s3.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE bob BELIEVE apple_1 IN office_1"])
+    s3.room, s3.partner_room = "kitchen_1", "office_1"
+    s3 = tc.predict(s3, tc.PRESETS["cobel"])
+    msg3, _ = tc.cobel_message(s3, tc.Goal("explore", room="living_room_1"), tc.PRESETS["cobel"])
+    assert msg3 is None
+
+
+def test_always_message_says_everything():
+    s = tc.initial_state("alice", TASK)
+    s.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE bread_1 IN kitchen_1"])
+    msg, _ = tc.always_message(s, tc.Goal("explore", room="office_1"), tc.PRESETS["always"])
+    assert {("in", "apple_1", "office_1"), ("in", "bread_1", "kitchen_1")} <= _facts_of(msg)
+    assert "PLAN alice: explore office_1" in msg
+
+
+PROBLEM = ("kitchen_1", ["apple_1"], {}, {"apple_2": "office_1", "bread_1": "kitchen_1", "bowl_1": "office_1"},
+           "bedroom_1", ["apple_2", "bread_1"], ["bowl_1"], True)
+
+
+def _valid(plan, problem=PROBLEM):
+    room, holding, contents, locs, bedroom, batch, conts, deliver = problem
+    assert {a[6:] for a in plan if a.startswith("grasp ")} == set(batch) | set(conts)
+    assert plan[-1] == "transport to bed" and plan[-2] == f"go to {bedroom}"
+
+
+def test_belief_built_problem_solved_by_pyperplan():
+    plan = solve(*PROBLEM, engine="pyperplan")
+    assert plan is not None
+    _valid(plan)
+
+
+@pytest.mark.slow
+def test_belief_built_problem_solved_by_fast_downward():
+    plan = solve(*PROBLEM, engine="fast-downward")
+    assert plan is not None
+    _valid(plan)
+
+
+def test_planner_from_a_belief_store_and_its_fallback():
+    s = tc.initial_state("alice", TASK)
+    s.store.apply(["alice BELIEVE apple_2 IN office_1", "alice BELIEVE bread_1 IN kitchen_1"])
+    s.room = "kitchen_1"
+    p = Planner("pyperplan")
+    plan = tc.make_plan(s, tc.Goal("fetch", ("bread_1", "apple_2"), deliver=True), p)
+    assert p.stats["calls"] == 1 and p.stats["fallbacks"] == 0
+    assert plan[-1] == "transport to bed"
+    problem, names = build_problem("kitchen_1", [], {}, {"bread_1": "kitchen_1"}, "bedroom_1", ["bread_1"], [], False)
+    assert problem.goals and "bread_1" in names
+    g = greedy_plan(*PROBLEM)
+    _valid(g)
+
+
+def test_run_episode_tracks_beliefs_exactly_and_messages_little(tmp_path):
+    from belief.transport_bench import run_episode
+
+    r = run_episode(13, "cobel", "greedy", trace_path=str(tmp_path / "t.jsonl"))
+    assert r["transport_rate"] > 0
+    assert r["belief_accuracy"]["zero_order"] == pytest.approx(1.0)
+    assert r["belief_accuracy"]["first_order"] > 0.9
+    a = run_episode(13, "always", "greedy")
+    assert r["message_tokens"] < 0.2 * a["message_tokens"]
+    assert (tmp_path / "t.jsonl").read_text().startswith("{")
+
+
+def test_cli_bench_transport_last_line_is_json(tmp_path):
+    from typer.testing import CliRunner
+
+    from belief.cli import app
+
+    res = CliRunner().invoke(app, ["bench", "transport", "--episodes-subset", "12", "--agents", "cobel,rule",
+                                   "--planner", "greedy", "--workers", "1", "--plot", str(tmp_path / "p.png")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output.strip().splitlines()[-1])
+    assert data["episodes"] == 1 and set(data["by_agent"]) == {"cobel", "rule"}
+    assert set(data["by_agent"]["cobel"]["belief_accuracy"]) == {"zero_order", "first_order"}
+    assert (tmp_path / "p.png").stat().st_size > 1000
