@@ -14,10 +14,11 @@ Robustness comes from the ``openai`` client's own mechanisms: ``timeout`` bounds
 Whatever still fails becomes one :class:`LLMError` with a one-line message; nothing else escapes.
 
 Structured output: :meth:`LLMClient.structured` calls ``client.chat.completions.parse(response_format=Model)``
-(JSON-schema constrained decoding where the server supports it). When the server rejects
-``response_format`` (HTTP 400/404/422), or answers with text that is not the schema's JSON, the client
-falls back to asking for JSON in plain text and extracting it (code fences and prose around the object are
-tolerated). A reply that is still not valid raises :class:`LLMOutputError` whose ``problems`` list the exact
+(JSON-schema constrained decoding where the server supports it). When the server rejects that
+``response_format`` (HTTP 400/404/422, or any error naming response_format: llama.cpp answers 500), the
+client falls back to JSON mode (``{"type": "json_object", "schema": ...}``) and then to asking for JSON in
+plain text and extracting it (code fences and prose around the object are tolerated); a reply that is
+not the schema's JSON is read leniently the same way. A reply that is still not valid raises :class:`LLMOutputError` whose ``problems`` list the exact
 schema errors, ready to be sent back to the model.
 
 Token accounting sums the endpoint's ``usage`` field (:class:`TokenUsage`); identical requests (same model,
@@ -99,8 +100,9 @@ class LLMConfig(BaseModel):
     temperature: float = Field(0.0, ge=0, le=2)
     max_tokens: Optional[int] = Field(512, gt=0)
     seed: Optional[int] = None
-    structured: Literal["auto", "json_schema", "text"] = Field(
-        "auto", description="json_schema: response_format only; text: JSON in text only; auto: try, then fall back")
+    structured: Literal["auto", "json_schema", "json_object", "text"] = Field(
+        "auto", description="json_schema: response_format with the schema; json_object: JSON mode (+schema, as "
+                            "llama.cpp reads it); text: JSON asked for in the prompt; auto: each in turn")
     cache: bool = True
     cache_path: Optional[str] = Field(None, description="JSON file persisting the cache across runs")
 
@@ -290,7 +292,7 @@ class LLMClient:
         if cache is None and config.cache:
             cache = ResponseCache(config.cache_path)
         self.cache = cache
-        self._text_mode = config.structured == "text"
+        self._mode_index = 0 if config.structured == "auto" else _MODES.index(config.structured)
         if client is None:
             import openai
 
@@ -323,38 +325,58 @@ class LLMClient:
                    temperature: float | None = None) -> Structured:
         """An instance of ``schema`` from the model, by structured output or JSON-in-text fallback.
 
-        Raises :class:`LLMOutputError` (with ``raw`` and exact ``problems``) when the reply is not valid.
+        Modes, tried in this order with ``structured="auto"`` (a server that rejects one moves the client,
+        for good, to the next): ``json_schema`` (``chat.completions.parse(response_format=schema)``),
+        ``json_object`` (``response_format={"type": "json_object", "schema": ...}``, which llama.cpp's server
+        turns into grammar-constrained decoding) and ``text`` (JSON asked for in the prompt, extracted from
+        the reply). Raises :class:`LLMOutputError` (with ``raw`` and exact ``problems``) when the reply is
+        not valid.
         """
         params = self._params(max_tokens, temperature)
-        mode = "text" if self._text_mode else "json_schema"
         key = self._key(messages, schema, params)
         hit = self._cache_get(key)
         if hit is not None:
             return Structured(schema.model_validate(hit["value"]), hit["text"], hit.get("usage", {}), True,
-                              hit.get("mode", mode))
-        if mode == "json_schema":
+                              hit.get("mode", self.mode))
+        while True:
+            mode = self.mode
             try:
-                out = self._structured_schema(messages, schema, params)
+                if mode == "json_schema":
+                    out = self._structured_schema(messages, schema, params)
+                else:
+                    out = self._structured_text(messages, schema, params, json_object=mode == "json_object")
+                break
             except _FallBack:
-                self._text_mode = True
-                out = self._structured_text(messages, schema, params)
-        else:
-            out = self._structured_text(messages, schema, params)
+                self._mode_index += 1
         self._cache_put(key, {"value": out.value.model_dump(mode="json"), "text": out.text, "usage": out.usage,
                               "mode": out.mode})
         return out
 
-    def _structured_schema(self, messages, schema, params) -> Structured:
+    @property
+    def mode(self) -> str:
+        """The structured-output mode the client currently uses."""
+        return _MODES[self._mode_index]
+
+    def _unsupported(self, fn):
+        """Run a structured call; a server that rejects its response_format raises _FallBack (auto mode)."""
         import openai
 
         try:
-            raw = self._call(lambda: self._client.chat.completions.with_raw_response.parse(
-                model=self.config.model, messages=messages, response_format=schema, **params),
-                passthrough=(openai.BadRequestError, openai.NotFoundError, openai.UnprocessableEntityError))
-        except (openai.BadRequestError, openai.NotFoundError, openai.UnprocessableEntityError) as e:
-            if self.config.structured == "auto":
+            return self._call(fn, passthrough=(openai.APIStatusError,))
+        except openai.APIStatusError as e:
+            status = getattr(e, "status_code", None)
+            text = str(getattr(e, "body", "") or "") + " " + str(getattr(e, "message", "") or "")
+            rejected = status in (400, 404, 422) or "response_format" in text or "json_schema" in text
+            if rejected and self.config.structured == "auto" and self._mode_index < len(_MODES) - 1:
                 raise _FallBack() from None
-            raise LLMResponseError(_status_message(e, self.config), getattr(e, "status_code", None)) from None
+            msg = _status_message(e, self.config)
+            if status == 429 or (status or 0) >= 500 or status in (408, 409):
+                raise LLMUnavailableError(f"{msg} ({self.config.max_retries + 1} attempt(s))") from None
+            raise LLMResponseError(msg, status) from None
+
+    def _structured_schema(self, messages, schema, params) -> Structured:
+        raw = self._unsupported(lambda: self._client.chat.completions.with_raw_response.parse(
+            model=self.config.model, messages=messages, response_format=schema, **params))
         body = _json_body(raw)
         text, usage = _content_and_usage(body)
         self.usage.add(usage)
@@ -372,19 +394,21 @@ class LLMClient:
         except Exception:  # noqa: BLE001 - the server ignored the schema: read the text leniently
             return _validate_text(text, schema, usage, mode="text")
 
-    def _structured_text(self, messages, schema, params) -> Structured:
+    def _structured_text(self, messages, schema, params, json_object: bool = False) -> Structured:
+        json_schema = schema.model_json_schema()
         instruction = ("Reply with one JSON object only (no prose, no code fence) that matches this JSON schema:\n"
-                       + json.dumps(schema.model_json_schema(), sort_keys=True))
+                       + json.dumps(json_schema, sort_keys=True))
         msgs = list(messages)
         if msgs and msgs[0].get("role") == "system":
             msgs[0] = {**msgs[0], "content": f"{msgs[0]['content']}\n\n{instruction}"}
         else:
             msgs.insert(0, {"role": "system", "content": instruction})
-        resp = self._call(lambda: self._client.chat.completions.create(
-            model=self.config.model, messages=msgs, **params))
+        extra = {"response_format": {"type": "json_object", "schema": json_schema}} if json_object else {}
+        fn = (lambda: self._client.chat.completions.create(model=self.config.model, messages=msgs, **params, **extra))
+        resp = self._unsupported(fn) if json_object else self._call(fn)
         text, usage = _content_and_usage(resp)
         self.usage.add(usage)
-        return _validate_text(text, schema, usage, mode="text")
+        return _validate_text(text, schema, usage, mode="json_object" if json_object else "text")
 
     # --- plumbing ----------------------------------------------------------------------------------
     def _params(self, max_tokens, temperature) -> dict:
@@ -464,6 +488,9 @@ class LLMClient:
 
 class _FallBack(Exception):
     pass
+
+
+_MODES = ("json_schema", "json_object", "text")
 
 
 def _status_message(e, config: LLMConfig) -> str:

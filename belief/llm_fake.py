@@ -11,6 +11,7 @@ a *responder* (a function of the request) or a default. A reply is one of::
     {"delay": 2.0, ...}                      wait first (a client with a shorter timeout sees a timeout)
     {"raw": "not json", "status": 200}       a raw body, e.g. malformed JSON
     {"reject_response_format": True}         a 400 when the request carries response_format, else the reply
+    {"reject_response_format": ["json_schema"], "reject_status": 500}   reject only those types, with that status
 
 Every request is recorded (``server.requests``: the decoded JSON bodies) so tests can assert how many
 attempts the client made. Only the loopback interface is ever bound.
@@ -156,10 +157,12 @@ class FakeOpenAI:
                 delay = float(reply.get("delay", 0) or 0)
                 if delay and fake._stopping.wait(delay):
                     return
-                if reply.get("reject_response_format") and "response_format" in request:
-                    body = {"error": {"message": "response_format is not supported", "type": "invalid_request_error",
-                                      "param": "response_format"}}
-                    self._send(400, json.dumps(body).encode())
+                reject = reply.get("reject_response_format")
+                rf = request.get("response_format")
+                if reject and isinstance(rf, dict) and (reject is True or rf.get("type") in reject):
+                    body = {"error": {"message": f"response_format type {rf.get('type')!r} is not supported",
+                                      "type": "invalid_request_error", "param": "response_format"}}
+                    self._send(int(reply.get("reject_status", 400)), json.dumps(body).encode())
                     return
                 status = int(reply.get("status", 200))
                 headers = reply.get("headers")

@@ -32,18 +32,38 @@ def test_structured_output_uses_response_format(fake, client_for):
 
 
 def test_fallback_to_json_in_text_when_response_format_is_rejected(fake, client_for):
-    fake.push({"reject_response_format": True, "content": "x"},
+    fake.push({"reject_response_format": True, "content": "x"}, {"reject_response_format": True, "content": "x"},
               "Sure! Here you go:\n```json\n{\"facts\": [\"a IN b\"]}\n```")
     llm = client_for(fake)
     out = llm.structured(MSG, Facts)
-    assert out.value.facts == ["a IN b"] and out.mode == "text"
-    assert fake.count == 2
-    assert "response_format" not in fake.requests[1]
-    assert "JSON schema" in fake.requests[1]["messages"][0]["content"]
+    assert out.value.facts == ["a IN b"] and out.mode == "text" and llm.mode == "text"
+    assert fake.count == 3
+    assert fake.requests[0]["response_format"]["type"] == "json_schema"
+    assert fake.requests[1]["response_format"]["type"] == "json_object"
+    assert "response_format" not in fake.requests[2]
+    assert "JSON schema" in fake.requests[2]["messages"][0]["content"]
     # the client remembers: the next call goes straight to text mode
     fake.push('{"facts": []}')
     llm.structured([{"role": "user", "content": "again"}], Facts)
-    assert fake.count == 3 and "response_format" not in fake.requests[2]
+    assert fake.count == 4 and "response_format" not in fake.requests[3]
+
+
+def test_llama_cpp_style_500_on_json_schema_moves_to_json_mode(fake, client_for):
+    """llama.cpp's server answers a json_schema response_format with HTTP 500 naming response_format."""
+    fake.push({"reject_response_format": ["json_schema"], "reject_status": 500, "content": "x"},
+              {"reject_response_format": ["json_schema"], "content": '{"facts": ["a IN b"]}'})
+    llm = client_for(fake)
+    out = llm.structured(MSG, Facts)
+    assert out.mode == "json_object" and out.value.facts == ["a IN b"] and fake.count == 2
+    rf = fake.requests[1]["response_format"]
+    assert rf["type"] == "json_object" and rf["schema"]["required"] == ["facts"]
+
+
+def test_structured_mode_can_be_pinned(fake, client_for):
+    fake.push({"reject_response_format": True, "content": "x"})
+    with pytest.raises(LLMResponseError, match="HTTP 400"):
+        client_for(fake, structured="json_schema").structured(MSG, Facts)
+    assert fake.count == 1
 
 
 def test_server_ignoring_schema_answers_with_prose_json(fake, client_for):
