@@ -660,17 +660,21 @@ class TransportAgent:
         return idx
 
 
-def make_agents(kind: str, agents, planner_engine: str | None = None) -> dict:
+def make_agents(kind: str, agents, planner_engine: str | None = None, message_writer=None) -> dict:
+    """Agents of one type. ``message_writer``: e.g. ``llm_message_writer(LLMClient.from_env())`` (LLM mode)."""
     from belief.agents.transport_planner import Planner
 
     cfg = PRESETS[kind]
     if planner_engine and cfg.planner != "greedy":
         cfg = replace(cfg, planner=planner_engine)
+    if message_writer is not None:
+        cfg = replace(cfg, message_writer=message_writer)
     return {a: TransportAgent(a, cfg, Planner(cfg.planner)) for a in agents}
 
 
 __all__ = ["BeliefState", "Config", "Goal", "PRESETS", "TransportAgent", "available", "choose_goal", "decide",
-           "initial_state", "location_posterior", "make_agents", "predict", "snapshot", "update"]
+           "initial_state", "llm_message_writer", "location_posterior", "make_agents", "predict", "snapshot",
+           "update"]
 
 
 def llm_message_writer(client, max_tokens: int = 60):

@@ -177,3 +177,23 @@ def test_cli_bench_transport_last_line_is_json(tmp_path):
     assert data["episodes"] == 1 and set(data["by_agent"]) == {"cobel", "rule"}
     assert set(data["by_agent"]["cobel"]["belief_accuracy"]) == {"zero_order", "first_order"}
     assert (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_llm_message_writer_keeps_facts_and_falls_back_offline():
+    from belief.errors import BeliefError
+
+    class Reply:
+        text = "I'll grab the apple in the office."
+
+    class Fake:
+        def chat(self, messages, max_tokens=None):
+            return Reply()
+
+    class Down:
+        def chat(self, messages, max_tokens=None):
+            raise BeliefError("no endpoint")
+
+    default = "apple_1 IN office_1\nPLAN alice: grasp apple_1"
+    text = tc.llm_message_writer(Fake())(["apple_1 IN office_1"], "grasp apple_1", default)
+    assert text.splitlines()[:2] == default.splitlines() and "grab the apple" in text
+    assert tc.llm_message_writer(Down())(["apple_1 IN office_1"], "grasp apple_1", default) == default
