@@ -126,8 +126,6 @@ class TranslatorConfig(BaseModel):
 
 
 class FactList(BaseModel):
-    """The structured reply the LLM must give."""
-
     facts: list[str] = Field(description="one fact per item, in the readable belief language")
 
 
@@ -188,8 +186,11 @@ class Translator:
     """Rules first, the LLM when configured; everything checked; updates all-or-nothing."""
 
     def __init__(self, env: Union[str, TranslationEnv], llm: Optional[LLMClient] = None, *,
-                 max_attempts: int = 3, mode: str = "replace", extra_static: Iterable = ()):
+                 max_attempts: int = 3, mode: str = "replace", extra_static: Iterable = (), constrain: bool = False):
         self.env = get_env(env) if isinstance(env, str) else env
+        #: send a regex ``pattern`` for the facts in the JSON schema (grammar-constrained decoding on servers
+        #: that honour it, e.g. llama.cpp): only well-formed facts over known entities can be generated
+        self.constrain = constrain
         self.domain = self.env.domain
         self.entities = dict(self.env.entities)
         self.llm = llm
@@ -388,7 +389,7 @@ class Translator:
             for attempt in range(1, self.max_attempts + 1):
                 result.attempts = attempt
                 try:
-                    reply = self.llm.structured(messages, FactList)
+                    reply = self.llm.structured(messages, self.reply_schema(agent, partners, order))
                     raw = reply.text
                     checked = self.check(reply.value.facts, agent, partners=partners, order=order)
                     errors = checked.errors
@@ -420,6 +421,42 @@ class Translator:
         raise TranslationError(
             f"no valid facts after {result.attempts} attempt(s); store unchanged. Last problems: "
             + "; ".join(errors), errors, result.attempts)
+
+    def reply_schema(self, agent: str, partners=None, order=None) -> type[BaseModel]:
+        """FactList, or (``constrain``) a FactList whose JSON schema carries a regex over the known
+        relations and entities. The pattern only shapes generation; validation stays the gate above."""
+        if not self.constrain:
+            return FactList
+        import re as _re
+
+        from pydantic import create_model
+
+        from belief.formula import INFIX_PREDICATES
+
+        def alt(names):
+            return "(" + "|".join(_re.escape(n) for n in sorted(names)) + ")"
+
+        by_type = {}
+        for n, t in self.entities.items():
+            for sup in self.domain.types:
+                if self.domain.is_subtype(t, sup):
+                    by_type.setdefault(sup, []).append(n)
+        rels = []
+        for p in self.domain.predicates.values():
+            if any(t not in by_type for t in p.arg_types):
+                continue
+            args = [alt(by_type[t]) for t in p.arg_types]
+            if p.name in INFIX_PREDICATES and len(args) == 2:
+                rels.append(f"{args[0]} {INFIX_PREDICATES[p.name]} {args[1]}")
+            else:
+                rels.append(f"{p.name}\\({', '.join(args)}\\)")
+        agent = self._agent_name(agent)
+        partners = [p for p in (partners if partners is not None else self.agents) if p != agent]
+        nested = f"({alt(partners)} BELIEVE )" if partners else ""
+        chain = {0: "", 1: nested, None: nested + "?" if nested else ""}[order]
+        pattern = f"^{_re.escape(agent)} BELIEVE {chain}(NOT )?({'|'.join(rels)})$"
+        return create_model("FactList", facts=(list[str], Field(
+            json_schema_extra={"items": {"type": "string", "pattern": pattern}})))
 
     # --- prompts -----------------------------------------------------------------------------------
     def prompt(self, text: str, agent: str, *, partners: Sequence[str] | None = None, order: Optional[int] = None,

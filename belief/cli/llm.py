@@ -42,6 +42,8 @@ def translate_cmd(
     attempts: int = typer.Option(3, "--attempts", min=1, max=10, help="LLM answers tried before giving up"),
     order: Optional[int] = typer.Option(None, "--order", min=0, max=1, help="0: zero-order only, 1: first-order only"),
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages in the text"),
+    constrain: bool = typer.Option(False, "--constrain", help="send a regex of valid facts in the JSON schema "
+                                   "(grammar-constrained decoding on servers such as llama.cpp)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ):
     """Print the belief facts one observation gives AGENT (and every problem found), then the messages in it.
@@ -53,7 +55,7 @@ def translate_cmd(
     """
     try:
         code = _translate(text, env, agent, llm, base_url, model, api_key, config, timeout, max_retries, attempts,
-                          order, policy, as_json)
+                          order, policy, as_json, constrain)
     except typer.Exit:
         raise
     except Exception as e:  # noqa: BLE001 - a command line ends with one line, never a traceback
@@ -65,7 +67,7 @@ def translate_cmd(
 
 
 def _translate(text, env_name, agent, force_llm, base_url, model, api_key, config, timeout, max_retries, attempts,
-               order, policy, as_json) -> int:
+               order, policy, as_json, constrain=False) -> int:
     from belief.errors import BeliefError
     from belief.rule_translate import get_env
     from belief.translate import TranslationError, Translator, bomb_message_facts, receive_message
@@ -74,7 +76,7 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
         text = sys.stdin.read()
     env = get_env(env_name)
     client = build_llm(base_url, model, api_key, config, timeout, max_retries, required=force_llm)
-    tr = Translator(env, client, max_attempts=attempts)
+    tr = Translator(env, client, max_attempts=attempts, constrain=constrain)
     if agent.lower() not in {a.lower() for a in tr.agents}:
         _err(f"unknown agent {agent!r} for env {env.name}; agents: {', '.join(tr.agents)}")
         return 2
