@@ -148,7 +148,7 @@ class LLMBombAgent:
             try:
                 rec = receive_message(self.store, self.translator, self.name, m["sender"], m["text"],
                                       policy=self.policy, parse_facts=bomb_message_facts, use_llm=False)
-                self.stats["messages_refused"] += len(rec.refused) if rec.claims else 0
+                self.stats["messages_refused"] += len(rec.refused)
             except BeliefError:
                 self.stats["belief_errors"] += 1
 
