@@ -17,6 +17,10 @@ recorded in ``stats``).
 :class:`Planner` caches plans by the problem's content (the same beliefs give the same plan without a
 planner call) and falls back to :func:`greedy_plan` when the engine fails or is unavailable.
 fast-downward's subprocess start (~0.15 s) dominates its cost, so it is opt-in (``engine="fast-downward"``).
+
+Determinism: pyperplan is run through up-pyperplan's problem converter with its grounded operators
+sorted by name (:func:`_pyperplan_solve`), so the plan, and every benchmark figure after it, is the same
+in every process whatever ``PYTHONHASHSEED`` is.
 """
 
 from __future__ import annotations
@@ -267,12 +271,39 @@ def solve(room, holding, contents, locations, bedroom, batch, containers_to_get,
     """Solve the belief-built problem with a real UP engine; None when it finds no plan."""
     sc, Status = _up()
     problem, names = build_problem(room, holding, contents, locations, bedroom, batch, containers_to_get, deliver)
-    with sc.OneshotPlanner(name=engine) as planner:
-        res = planner.solve(problem)
-    if res.status not in (Status.SOLVED_SATISFICING, Status.SOLVED_OPTIMALLY) or res.plan is None:
-        return None
-    acts = plan_to_actions(res.plan, names)
+    if engine == "pyperplan":
+        plan = _pyperplan_solve(problem)
+        if plan is None:
+            return None
+    else:
+        with sc.OneshotPlanner(name=engine) as planner:
+            res = planner.solve(problem)
+        if res.status not in (Status.SOLVED_SATISFICING, Status.SOLVED_OPTIMALLY) or res.plan is None:
+            return None
+        plan = res.plan
+    acts = plan_to_actions(plan, names)
     return acts + _delivery(acts, room, bedroom) if deliver else acts
+
+
+def _pyperplan_solve(problem):
+    """pyperplan through up-pyperplan's converter (its default search and heuristic: weighted A* with
+    h_add), with the grounded operators sorted by name before the search: pyperplan grounds each
+    parameter's objects from a ``set`` of strings, so its operator order (the successor order of the
+    search, hence which of several equally good plans it returns) would otherwise follow the process's
+    string-hash seed (``PYTHONHASHSEED``). None when there is no plan."""
+    import unified_planning.plans as up_plans
+    from pyperplan.planner import _ground, _search
+    from up_pyperplan.engine import EngineImpl
+
+    eng = EngineImpl()
+    eng.pyp_types = {}
+    task = _ground(eng._convert_problem(eng._convert_domain(problem), problem))
+    task.operators.sort(key=lambda op: op.name)
+    heuristic = None if eng._heuristic is None else eng._heuristic(task)
+    solution = _search(task, eng._search, heuristic)
+    if solution is None:
+        return None
+    return up_plans.SequentialPlan([eng._convert_string_to_action_instance(op.name, problem) for op in solution])
 
 
 def _delivery(acts: list, room: str, bedroom: str) -> list:
