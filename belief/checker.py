@@ -382,7 +382,7 @@ class GroundTruth:
             raise QueryError(f"{text}: a query needs a relation with a subject and a value (like apple IN ?c)")
         subject, target = atom.args[:-1], atom.args[-1]
         if any(isinstance(s, Var) for s in subject):
-            raise QueryError(f"{text}: variable subjects are not supported; ask about a named entity")
+            raise QueryError(f"{text}: a variable subject has several answers; use answers() instead")
         fluent = (atom.pred, *subject)
         prov = self.lookup(chain, fluent, at)
         val = prov.value if prov else None
@@ -399,6 +399,32 @@ class GroundTruth:
         else:
             holds = not known
         return Answer(text, chain, fluent, st, val, {}, holds, prov)
+
+    def answers(self, query: Union[str, Formula], at: Optional[int] = None) -> list[Answer]:
+        """Every answer of a query whose subject may be a variable: ``? A BELIEVE ?o IN box``.
+
+        One answer per fluent of the trace that matches the query's predicate and subject (variables
+        bound), in a stable order; a query without variable subjects gives ``[answer(query)]``.
+        """
+        if isinstance(query, str):
+            from belief.grammar import parse_query
+
+            query = parse_query(query)
+        chain, _, atom = decompose(query)
+        subject = atom.args[:-1]
+        if not any(isinstance(s, Var) for s in subject):
+            return [self.answer(query, at)]
+        out = []
+        for fluent in sorted(self._index, key=lambda f: tuple(map(str, f))):
+            if fluent[0] != atom.pred or len(fluent) - 1 != len(subject):
+                continue
+            binding: dict = {}
+            if all((binding.setdefault(s, v) == v) if isinstance(s, Var) else s == v
+                   for s, v in zip(subject, fluent[1:])):
+                ans = self.answer(query.substitute(binding), at)
+                ans.bindings.update({k.name: v for k, v in binding.items()})
+                out.append(ans)
+        return out
 
     # --- for explanations ----------------------------------------------------------------------
     def updates_of(self, fluent, start: int = -1, end: Optional[int] = None) -> list[Provenance]:

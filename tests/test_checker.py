@@ -273,3 +273,20 @@ def test_errors_are_belief_errors():
     truth = check(sally_anne())
     with pytest.raises(QueryError):
         truth.value(("A",), 42)
+
+
+def test_variable_subjects_give_one_answer_per_matching_fluent():
+    from belief.trace import Enter, Exit, Move, Statement, Trace
+
+    t = Trace()
+    t.append(Enter(agents=("A", "B"), room="r"))
+    t.append(Statement(subject=("apple",), value="box", room="r"))
+    t.append(Statement(subject=("pear",), value="box", room="r"))
+    t.append(Exit(agents=("B",), room="r"))
+    t.append(Move(agent="A", object="pear", to="bag"))
+    truth = check(t)
+    got = {(a.bindings["o"], a.value) for a in truth.answers("? A BELIEVE B BELIEVE ?o IN ?c")}
+    assert got == {("apple", "box"), ("pear", "box")}  # B left before the pear moved
+    assert {a.bindings["o"]: a.holds for a in truth.answers("? A BELIEVE ?o IN box")} == {"apple": True,
+                                                                                          "pear": False}
+    assert [a.value for a in truth.answers("? A BELIEVE pear IN ?c")] == ["bag"]
