@@ -385,12 +385,17 @@ class BombRules(RuleTranslator):
                 res.covered += 1
             else:
                 res.uncovered.append(s_clean)
-        seen = set()
+        # sentences come in time order: a later value of a functional fluent (or a later stance on an atom)
+        # supersedes an earlier one ("You inspected Bomb 2 ... Blue." then "You saw Bomb 2 vanish ...")
+        dom = _bomb_domain()
+        latest: dict = {}
         for f in facts:
             fact = Fact(f)
-            if fact not in seen:
-                seen.add(fact)
-                res.facts.append(fact)
+            key = dom.functional_key(fact.atom)
+            slot = (fact.chain, key if key is not None else fact.atom)
+            latest.pop(slot, None)
+            latest[slot] = fact
+        res.facts = list(latest.values())
         return res
 
     @staticmethod

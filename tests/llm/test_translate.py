@@ -236,3 +236,30 @@ def test_study_wording_is_covered(bomb):
             "alpha BELIEVE bomb_3 IN room_5", "alpha BELIEVE bravo AT room_5"} <= facts
     assert out.uncovered == [] and out.messages == [("bravo", "Bomb 1 is in Room 0")]
     assert not any("bomb_1" in f for f in facts), "message text never becomes an observation"
+
+
+@pytest.mark.parametrize("seed,random_maps", [(0, False), (1, True), (7, False)])
+def test_rules_cover_every_bomb_v0_observation(seed, random_maps):
+    """Random play: every observation is fully understood, valid, and the agent's own location is right."""
+    import random
+
+    from belief.agents.bomb_llm import render_view
+    from belief.envs import bomb_v0
+    from belief.rule_translate import bomb_env_from_trace_meta
+
+    e = bomb_v0.raw_env(seed=seed, random_maps=random_maps)
+    e.reset()
+    env = bomb_env_from_trace_meta(e.trace.meta)
+    tr = Translator(env)
+    stores = {a: env.store(a) for a in e.possible_agents}
+    rng = random.Random(seed)
+    for _ in range(60):
+        a = e.agent_selection
+        if e.terminations[a] or e.truncations[a]:
+            break
+        text = render_view(e.infos[a]["obs"], e.world.map, e.world.cutters, include_messages=False)
+        out = tr.update(stores[a], text, a)
+        assert out.uncovered == [] and out.applied
+        assert stores[a].ask(f"? {a} BELIEVE {a} AT ?r").bindings == {"r": f"room_{e.world.locations[a]}"}
+        mask = e.infos[a]["action_mask"]
+        e.step(rng.choice([i for i, m in enumerate(mask) if m]))
