@@ -21,20 +21,60 @@ class _Splice(list):
     __slots__ = ()
 
 
-class FastLALR:
-    def __init__(self, lark_parser: Lark, transformer, token_spec: list[tuple[str, str]],
-                 keywords: dict[str, str], skip: set[str], retype: dict[str, tuple[str, str]]):
-        """``token_spec``: (terminal, regex) in match order; ``keywords``: NAME values that are keywords;
-        ``retype``: terminal -> (terminal, regex) to try when the parser cannot take a token as lexed and
-        the token fully matches the regex (e.g. TERM '1' where a NUMBER is expected, as lark's contextual
-        lexer would decide)."""
-        # inline whitespace (the `skip` terminal named "WS_INLINE") is absorbed before each token
-        ws = dict(token_spec).get("WS_INLINE")
-        alts = "|".join(f"(?P<{name}>{rx})" for name, rx in token_spec if name != "WS_INLINE")
-        self.ws = re.compile(f"(?:{ws})?\\Z") if ws else re.compile("\\Z")
-        self.regex = re.compile(f"(?:{ws})?(?:{alts})" if ws else alts)
-        self.keywords = keywords
+def _non_capturing(rx: str) -> str:
+    """Turn capturing groups into non-capturing ones, so ``findall`` returns whole tokens."""
+    return re.sub(r"(?<!\\)\((?!\?)", "(?:", rx)
+
+
+class RegexTokenizer:
+    """Split text into (kinds, values) with one C-level ``findall`` and cheap dictionary classification.
+
+    ``alternatives``: the token regexes in match order (non-capturing); a final catch-all takes any other
+    single character, which classifies as invalid, so nothing is skipped silently.  ``exact`` maps whole
+    token strings to kinds (keywords, punctuation; ``None`` for invalid single characters), ``by_first``
+    maps a token's first character to its kind otherwise; ``skip`` kinds (comments) are dropped and
+    ``dotted`` is the kind of a name-like token containing '.' (a number).
+    """
+
+    def __init__(self, ws: str, alternatives: list[str], exact: dict, by_first: dict, skip: set, dotted: str):
+        alts = "|".join(f"(?:{_non_capturing(rx)})" for rx in alternatives)
+        self.regex = re.compile(f"(?:{ws})*({alts}|[\\s\\S])")
+        self.exact = exact
+        self.by_first = by_first
         self.skip = skip
+        self.dotted = dotted
+
+    def __call__(self, text: str):
+        exact = self.exact
+        by_first = self.by_first
+        skip = self.skip
+        kinds: list = []
+        values: list = []
+        add_kind = kinds.append
+        add_value = values.append
+        for tok in self.regex.findall(text):
+            kind = exact.get(tok, 0)
+            if kind == 0:
+                kind = by_first.get(tok[0])
+                if kind is None:
+                    raise _GiveUp  # a character no terminal matches: let lark report it
+                if kind in skip:
+                    continue
+                if "." in tok:
+                    kind = self.dotted
+            elif kind is None:
+                raise _GiveUp
+            add_kind(kind)
+            add_value(tok)
+        return kinds, values
+
+
+class FastLALR:
+    def __init__(self, lark_parser: Lark, transformer, tokenizer, retype: dict[str, tuple[str, str]]):
+        """``tokenizer``: text -> (kinds, values) (see :class:`RegexTokenizer`); ``retype``: terminal ->
+        (terminal, regex) to try when the parser cannot take a token as lexed and the token fully matches
+        the regex (e.g. TERM '1' where a NUMBER is expected, as lark's contextual lexer would decide)."""
+        self.tokens = tokenizer
         self.retype = {k: (v, re.compile(rx)) for k, (v, rx) in retype.items()}
         table = lark_parser.parser.parser.parser.parse_table
         self.start_states = dict(table.start_states)
@@ -90,31 +130,6 @@ class FastLALR:
             return cb(children)
 
         return n, str(rule.origin.name), reduce
-
-    def tokens(self, text: str):
-        """(kinds, values): two parallel lists; values are plain strings."""
-        keywords = self.keywords
-        skip = self.skip
-        kinds: list = []
-        values: list = []
-        add_kind = kinds.append
-        add_value = values.append
-        pos = 0
-        for m in self.regex.finditer(text):
-            if m.start() != pos:
-                raise _GiveUp  # a character no terminal matches: let lark report it
-            pos = m.end()
-            kind = m.lastgroup
-            if kind in skip:
-                continue
-            value = m.group(kind)
-            if kind == "TERM":
-                kind = keywords.get(value, "TERM")
-            add_kind(kind)
-            add_value(value)
-        if pos != len(text) and not self.ws.match(text, pos):
-            raise _GiveUp
-        return kinds, values
 
     def parse(self, text: str, start: str):
         """The parse result, or None when the fast path cannot decide (the caller falls back to lark)."""

@@ -220,21 +220,24 @@ def _readable_lark() -> Lark:
 
 @functools.lru_cache(maxsize=None)
 def _readable_fast():
-    from belief.grammar.fastpath import FastLALR
+    from belief.grammar.fastpath import FastLALR, RegexTokenizer
 
-    keywords = {k: "INFIX_REL" for k in INFIX_KEYWORDS}
-    keywords.update({"BELIEVE": "_BELIEVE", "BELIEVES": "_BELIEVE", "UNSURE": "_UNSURE", "NOT": "_NOT"})
     lk = _readable_lark()
     pattern = {t.name: t.pattern.to_regexp() for t in lk.terminals}
-    spec = [
-        ("_NL", pattern["_NL"]), ("WS_INLINE", pattern["WS_INLINE"]), ("HASH_COMMENT", pattern["HASH_COMMENT"]),
-        # a number with a dot or an exponent cannot be a TERM; a bare integer is lexed as TERM and retyped
-        ("NUMBER", r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![A-Za-z0-9_\-])"),
-        ("TERM", pattern["TERM"]), ("_AT_SIGN", "@"), ("_QMARK", r"\?"), ("_LPAR", r"\("), ("_RPAR", r"\)"),
-        ("_COMMA", ","),
-    ]
-    return FastLALR(lk, ReadableTransformer(), spec, keywords, skip={"WS_INLINE", "HASH_COMMENT"},
-                    retype={"TERM": ("NUMBER", pattern["NUMBER"])})
+    exact = {k: "INFIX_REL" for k in INFIX_KEYWORDS}
+    exact.update({"BELIEVE": "_BELIEVE", "BELIEVES": "_BELIEVE", "UNSURE": "_UNSURE", "NOT": "_NOT",
+                  "@": "_AT_SIGN", "?": "_QMARK", "(": "_LPAR", ")": "_RPAR", ",": "_COMMA", "\n": "_NL",
+                  "<": None, ".": None})  # a lone '<' or '.' is the catch-all: invalid
+    by_first = {c: "TERM" for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?<"}
+    by_first.update({"\n": "_NL", "#": "HASH_COMMENT", ".": "NUMBER"})
+    tokenizer = RegexTokenizer(
+        pattern["WS_INLINE"],
+        [pattern["_NL"], pattern["HASH_COMMENT"],
+         # a number with a dot or an exponent cannot be a TERM; a bare integer is lexed as TERM and retyped
+         r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![A-Za-z0-9_\-])",
+         pattern["TERM"], "@", r"\?", r"\(", r"\)", ","],
+        exact, by_first, skip={"HASH_COMMENT"}, dotted="NUMBER")
+    return FastLALR(lk, ReadableTransformer(), tokenizer, retype={"TERM": ("NUMBER", pattern["NUMBER"])})
 
 
 def readable_parser(start: str = "document") -> Lark:
