@@ -17,7 +17,7 @@ from belief.envs import bomb_v0
 from belief.envs.bomb_tom import QuestionStream
 from belief.errors import BeliefError
 
-AGENT_KINDS = ("belief", "planner", "random")
+AGENT_KINDS = ("belief", "planner", "random", "llm")
 
 
 def make_agent(kind: str, name: str, env, seed):
@@ -28,6 +28,10 @@ def make_agent(kind: str, name: str, env, seed):
         return PlannerAgent(name, world=w)
     if kind == "random":
         return RandomAgent(name, seed=seed)
+    if kind == "llm":  # configured by belief.agents.bomb_llm.configure (the CLI's --base-url / --model)
+        from belief.agents.bomb_llm import make_llm_agent
+
+        return make_llm_agent(name, env, seed)
     raise BeliefError(f"unknown agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
 
 

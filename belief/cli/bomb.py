@@ -37,8 +37,8 @@ def _pct(x) -> str:
 
 @run_app.command("bomb")
 def run_bomb(
-    agents: str = typer.Option("belief", "--agents", help="belief | planner | random, or three comma-separated "
-                               "kinds for alpha,bravo,charlie"),
+    agents: str = typer.Option("belief", "--agents", help="belief | planner | random | llm, or three "
+                               "comma-separated kinds for alpha,bravo,charlie"),
     episodes: int = typer.Option(20, "--episodes", min=1, help="number of episodes (seeds seed..seed+n-1)"),
     seed: int = typer.Option(0, "--seed", help="first seed"),
     out_dir: Path = typer.Option(Path("runs/bomb"), "--out", help="directory for traces, questions, answers"),
@@ -46,6 +46,16 @@ def run_bomb(
     max_rounds: int = typer.Option(30, "--max-rounds", min=1),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
+    base_url: str = typer.Option(None, "--base-url", help="llm agents: OpenAI-compatible endpoint "
+                                 "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
+    model: str = typer.Option(None, "--model", help="llm agents: model name (default: BELIEF_MODEL)"),
+    api_key: str = typer.Option(None, "--api-key", help="llm agents: API key (default: OPENAI_API_KEY)"),
+    timeout: float = typer.Option(None, "--timeout", help="llm agents: seconds per request attempt"),
+    max_retries: int = typer.Option(None, "--max-retries", help="llm agents: retries on 429/5xx/timeouts"),
+    verify: bool = typer.Option(True, "--verify/--no-verify", help="llm agents: check each action against the "
+                                "rules and beliefs before sending it (CAC-style self-verification)"),
+    llm_tom: bool = typer.Option(True, "--llm-tom/--no-llm-tom", help="llm agents: answer ToM questions with "
+                                 "the LLM (--no-llm-tom saves requests; answers are then reported unparseable)"),
 ):
     """Play bomb_v0 episodes; print Table 1 (score, rounds, valid action %) and ToM accuracy (Table 2)."""
     from rich.progress import Progress
@@ -58,6 +68,11 @@ def run_bomb(
         _fail(f"--agents must be one of {', '.join(AGENT_KINDS)} or three of them separated by commas "
               f"(got {agents!r})", 2)
     team = kinds * 3 if len(kinds) == 1 else kinds
+    if "llm" in team:
+        from belief.agents.bomb_llm import configure
+
+        configure(base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries,
+                  verify=verify, tom="llm" if llm_tom else "off")
     results, report = [], Report()
     try:
         with Progress(console=err, disable=not progress, transient=True) as bar:
@@ -96,10 +111,19 @@ def run_bomb(
     if report.unparseable:
         out.print(f"{len(report.unparseable)} unparseable answer(s) (counted wrong), e.g. {report.unparseable[0]}")
     out.print(f"traces, questions and answers in {out_dir}/")
+    usage = None
+    if "llm" in team:
+        from belief.agents.bomb_llm import team_usage
+
+        usage = team_usage()
+        out.print(f"LLM usage (from the endpoint's usage field): {json.dumps(usage)}")
     if as_json:
-        print(json.dumps({"episodes": episodes, "score": mean["score"], "rounds": mean["rounds"],
-                          "valid_action_pct": mean["valid_action_pct"],
-                          "tom_accuracy": {lvl: report.accuracy(lvl) for lvl in LEVELS}}))
+        figures = {"episodes": episodes, "score": mean["score"], "rounds": mean["rounds"],
+                   "valid_action_pct": mean["valid_action_pct"],
+                   "tom_accuracy": {lvl: report.accuracy(lvl) for lvl in LEVELS}}
+        if usage is not None:
+            figures["llm_usage"] = usage
+        print(json.dumps(figures))
 
 
 @app.command("grade")
