@@ -118,7 +118,8 @@ _COL = r"(?:red|green|blue)"
 _SEQ = rf"({_COL}(?:\s*(?:,|and|then|->|>|;)?\s*{_COL})*)"
 _CONTAINS = re.compile(r"(?i)\broom\s*#?\s*(\d+)\s*(?:contains|has|holds|:)\s*((?:bomb\s*#?\s*\d+(?:\s*(?:,|and)\s*)?)+)")
 _EMPTY = re.compile(r"(?i)\broom\s*#?\s*(\d+)\s*(?:is empty|has no bombs?|contains no bombs?|is clear|: no bombs?)")
-_SEQ_RE = re.compile(rf"(?i)\bbomb\s*#?\s*(\d+)(?:\s*\(?\s*in\s+room\s*(\d+)\s*\)?)?\s*[,:]?\s*(?:remaining\s+)?"
+_SEQ_RE = re.compile(rf"(?i)\bbomb\s*#?\s*(\d+)(?:\s*\(?\s*in\s+room\s*(\d+)\s*\)?)?\s*[,:]?\s*(?:(?:its|whose)\s+)?"
+                     rf"(?:remaining\s+)?"
                      rf"(?:sequence|phases?|colou?rs?)\s*(?:is|are|:)?\s*{_SEQ}")
 _DEFUSED = re.compile(r"(?i)\bbomb\s*#?\s*(\d+)\s*(?:\(?\s*in\s+room\s*\d+\s*\)?\s*)?(?:is|has been|was)\s+(?:now\s+)?"
                       r"(?:fully\s+|completely\s+)?defused")

@@ -145,7 +145,8 @@ class raw_env(AECEnv):
 
     def say(self, text: str | None) -> None:
         """Attach a message (broadcast to teammates, delivered next round) to the current agent's next step."""
-        self._pending_message = _printable((text or "").strip(), 600)
+        # one line: a message must not forge lines ("\nYour tools: ...") in a teammate's text observation
+        self._pending_message = _printable(" ".join((text or "").split()), 600)
 
     def set_invalid_reason(self, feedback: str | None, raw_text: str = "") -> None:
         """Feedback for the next step when it is the 'unrecognised' action (used by the text interface)."""

@@ -84,3 +84,11 @@ def test_text_interface_valid_actions():
     ti.step("Inspect Bomb")
     res = e.infos[agent]["result"]
     assert res["valid"] and res["kind"] == "inspect" and "remaining sequence" in res["feedback"]
+
+
+@pytest.mark.parametrize("text,fact", [
+    ("Room 6 has bomb 2, its sequence is red, green", {"type": "seq", "bomb": 2, "seq": ["red", "green"]}),
+    ("Bomb 1 whose remaining sequence is blue", {"type": "seq", "bomb": 1, "seq": ["blue"]}),
+])
+def test_sequences_stated_with_its_or_whose(text, fact):
+    assert fact in parse_message_facts(text)
