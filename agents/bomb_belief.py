@@ -210,6 +210,42 @@ class BeliefAgent:
         neg = "do not know" if who == "I" else "does not know"
         return f"Yes, {who} {verb} {that}{fact}." if yes else f"No, {who} {neg} {that}{fact}."
 
+    # --- beliefs as facts -------------------------------------------------------------------------
+    def belief_store(self):
+        """This agent's current zero- and first-order beliefs as belief-language facts in a typed BeliefStore
+        (domain ``bomb`` of :mod:`belief.rule_translate`): where agents and bombs are, the sequences it holds,
+        defused bombs, and, per teammate, the room contents and sequences it believes that teammate knows
+        (the same judgement its ToM answers use).  For inspection, diffs and tests; it reads only this
+        agent's own state."""
+        from belief.rule_translate import bomb_domain, bomb_entities, seq_name
+        from belief.store import BeliefStore
+
+        T = 2 * self.k + 1
+        me = self.name
+        bombs = sorted(set(self.bomb_room) | self.defused)
+        store = BeliefStore(bomb_domain(), bomb_entities(rooms=self.map.rooms, bombs=bombs or range(1, 6),
+                                                         agents=self.agents))
+        facts = [f"{me} BELIEVE {a} AT room_{r}" for a, r in sorted(self.loc.items())]
+        for b in bombs:
+            if b in self.bomb_room:
+                facts.append(f"{me} BELIEVE bomb_{b} IN room_{self.bomb_room[b]}")
+            if b in self.defused:
+                facts += [f"{me} BELIEVE state(bomb_{b}, defused)", f"{me} BELIEVE seq(bomb_{b}, none)"]
+            elif self._belief_seq(b) is not None:
+                facts.append(f"{me} BELIEVE seq(bomb_{b}, {seq_name(self._belief_seq(b))})")
+        for x in self.agents:
+            if x == me:
+                continue
+            for room, b in sorted(self.room_bomb.items()):
+                if b is not None and self.ep.knows(x, "contents", room, T):
+                    facts.append(f"{me} BELIEVE {x} BELIEVE bomb_{b} IN room_{room}")
+            for b in bombs:
+                seq = () if b in self.defused else self._belief_seq(b)
+                if seq is not None and self.ep.knows(x, "sequence", b, T):
+                    facts.append(f"{me} BELIEVE {x} BELIEVE seq(bomb_{b}, {seq_name(seq)})")
+        store.add_all(facts, mode="replace")
+        return store
+
     # --- planning --------------------------------------------------------------------------------
     def _knows_seq(self, b) -> bool:
         if self.ck_seq.get(b) is not None:
