@@ -42,6 +42,14 @@ FORMAT_NAME = "belief-trace"
 Fluent = tuple[str, ...]
 
 
+def _subject_as_tuple(d):
+    """``subject="apple"`` is accepted for ``subject=("apple",)``."""
+    if isinstance(d, dict) and isinstance(d.get("subject"), str):
+        d = dict(d)
+        d["subject"] = (d["subject"],)
+    return d
+
+
 class _Event(BaseModel):
     """Fields common to all events. Events are frozen: nothing downstream can mutate the trace."""
 
@@ -131,16 +139,9 @@ class Set(_Event):
     kind: Literal["set"] = "set"
     predicate: str
     subject: tuple[str, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[str] = None  # None: unset; omitted in JSONL (exclude_none)
     agent: Optional[str] = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _subject(cls, d):
-        if isinstance(d, dict) and isinstance(d.get("subject"), str):
-            d = dict(d)
-            d["subject"] = (d["subject"],)
-        return d
 
     @property
     def actors(self):
@@ -161,15 +162,8 @@ class Statement(_Event):
     kind: Literal["statement"] = "statement"
     predicate: str = "in"
     subject: tuple[str, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[str] = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _subject(cls, d):
-        if isinstance(d, dict) and isinstance(d.get("subject"), str):
-            d = dict(d)
-            d["subject"] = (d["subject"],)
-        return d
 
     @property
     def fluent(self) -> Fluent:
@@ -209,12 +203,7 @@ class Content(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _subject(cls, d):
-        if isinstance(d, str):
-            d = {"fact": d}
-        if isinstance(d, dict) and isinstance(d.get("subject"), str):
-            d = dict(d)
-            d["subject"] = (d["subject"],)
-        return d
+        return _subject_as_tuple({"fact": d} if isinstance(d, str) else d)
 
     @model_validator(mode="after")
     def _resolve(self):
@@ -327,15 +316,8 @@ class Effect(BaseModel):
 
     predicate: str
     subject: tuple[str, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[str] = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _subject(cls, d):
-        if isinstance(d, dict) and isinstance(d.get("subject"), str):
-            d = dict(d)
-            d["subject"] = (d["subject"],)
-        return d
 
     @property
     def fluent(self) -> Fluent:
