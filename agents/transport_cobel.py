@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 
 from belief.envs import transport_world as tw
 from belief.envs.transport_v0 import parse_message_facts
+from belief.errors import BeliefError
 from belief.formula import Atom, Believes, Fact
 from belief.store import BeliefStore
 
@@ -58,7 +59,9 @@ class Config:
     planner: str = "pyperplan"
     conflict_threshold: float = 0.35
     temperature: float = 80.0  # frames, softmax of the partner-subgoal prediction
-    message_writer: object = None  # optional callable(facts, plan_text) -> text (LLM mode)
+    message_writer: object = None  # optional callable(facts, plan_text, default) -> text (LLM mode)
+    fact_reader: object = None  # optional callable(state, view) -> [Fact] | None (LLM mode; None: fall back)
+    goal_picker: object = None  # optional callable(state, cand, goal_prob) -> goal_prob | None (LLM mode)
 
 
 PRESETS = {
@@ -193,6 +196,7 @@ def update(state: BeliefState, view: dict, config: Config = PRESETS["cobel"]) ->
     if view.get("feedback"):
         s.last_feedback = view["feedback"]
     facts = {}
+    msg_keys = set()
     fo = config.first_order and partner is not None
     gone = set(s.gone)
     for ev in view["events"]:
@@ -217,15 +221,33 @@ def update(state: BeliefState, view: dict, config: Config = PRESETS["cobel"]) ->
             # trust the partner, except against what I see or hold right now
             if not (subj in s.visible or subj in s.holding or subj in _contained(s)):
                 facts[((me,), pred, subj)] = val
+                msg_keys.add(((me,), pred, subj))
                 gone.discard(subj)
             if fo:
                 facts[((me, partner), pred, subj)] = val
+                msg_keys.add(((me, partner), pred, subj))
         m = PLAN_RE.search(text)
         if m:
             s.partner_plan = parse_plan(m.group(2), s.task)
             s.partner_plan_frame = s.frame
     if facts:
-        s.store.apply([_fact(ch, p, subj, v) for (ch, p, subj), v in facts.items()], mode="replace")
+        batch = [_fact(ch, p, subj, v) for (ch, p, subj), v in facts.items()]
+        if config.fact_reader is not None and len(msg_keys) < len(facts):
+            # LLM mode: the observation's facts come from the checked translation of its text (messages
+            # stay data, read by the env's parser and the trust rule above); None means: fall back
+            read = config.fact_reader(s, view)
+            if read is not None:
+                merged = {(f.chain, f.atom.pred, f.atom.args[0]): f for f in read}
+                merged.update({k: _fact(k[0], k[1], k[2], facts[k]) for k in facts if k in msg_keys})
+                try:
+                    s.store.apply(list(merged.values()), mode="replace")  # all-or-nothing
+                    batch = None
+                except BeliefError as e:
+                    note = getattr(config.fact_reader, "rejected", None)
+                    if note is not None:
+                        note(str(e))
+        if batch is not None:
+            s.store.apply(batch, mode="replace")
     # absence is evidence for planning (not for the store): a target I placed here is not here any more
     if view["idle"]:
         zero = _values(s.store, (me,))
@@ -344,6 +366,11 @@ def predict(state: BeliefState, config: Config) -> BeliefState:
     post = {g: model[g] * (0.25 + prev.get(g, 0.0)) for g in model}
     z = sum(post.values())
     s.goal_prob = {g: v / z for g, v in post.items()}
+    if config.goal_picker is not None and len(s.goal_prob) > 1:
+        # LLM mode: the model picks among these candidates; its answer is blended in (None: keep these)
+        picked = config.goal_picker(s, cand, s.goal_prob)
+        if picked is not None:
+            s.goal_prob = picked
     return s
 
 
@@ -660,8 +687,10 @@ class TransportAgent:
         return idx
 
 
-def make_agents(kind: str, agents, planner_engine: str | None = None, message_writer=None) -> dict:
-    """Agents of one type. ``message_writer``: e.g. ``llm_message_writer(LLMClient.from_env())`` (LLM mode)."""
+def make_agents(kind: str, agents, planner_engine: str | None = None, message_writer=None, llm=None) -> dict:
+    """Agents of one type. ``message_writer``: e.g. ``llm_message_writer(LLMClient.from_env())`` (LLM mode).
+    ``llm``: a :class:`belief.agents.transport_llm.TransportLLM` (LLM mode for ``cobel`` only: the parts it
+    enables replace the update's observation reading, inform the partner prediction, phrase messages)."""
     from belief.agents.transport_planner import Planner
 
     cfg = PRESETS[kind]
@@ -669,6 +698,8 @@ def make_agents(kind: str, agents, planner_engine: str | None = None, message_wr
         cfg = replace(cfg, planner=planner_engine)
     if message_writer is not None:
         cfg = replace(cfg, message_writer=message_writer)
+    if llm is not None and kind == "cobel":
+        cfg = llm.configure(cfg)
     return {a: TransportAgent(a, cfg, Planner(cfg.planner)) for a in agents}
 
 
@@ -677,20 +708,25 @@ __all__ = ["BeliefState", "Config", "Goal", "PRESETS", "TransportAgent", "availa
            "update"]
 
 
-def llm_message_writer(client, max_tokens: int = 60):
+def llm_message_writer(client, max_tokens: int = 60, stats: dict | None = None):
     """LLM mode for message generation (through :class:`belief.llm_client.LLMClient`): the model phrases
     the plan in one sentence; the fact lines stay verbatim so the partner's parser (and the checker) read
-    the same facts. Any LLM error falls back to the templated text (the offline default)."""
+    the same facts. Any LLM error falls back to the templated text (the offline default); ``stats``
+    (optional) counts ``message_calls``, ``message_llm`` and ``message_fallbacks``."""
+    stats = stats if stats is not None else {}
 
     def write(fact_lines: list, plan_text: str, default: str) -> str:
         from belief.errors import BeliefError
 
+        stats["message_calls"] = stats.get("message_calls", 0) + 1
         prompt = ("You coordinate with a teammate to carry objects to a bed. In one short sentence, tell them "
                   f"your plan: {plan_text}. Do not add facts.")
         try:
             sentence = client.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens).text.strip()
         except BeliefError:
+            stats["message_fallbacks"] = stats.get("message_fallbacks", 0) + 1
             return default
+        stats["message_llm"] = stats.get("message_llm", 0) + 1
         plan_line = next((ln for ln in default.splitlines() if ln.startswith("PLAN ")), "")
         return "\n".join([*fact_lines, plan_line, sentence.replace("\n", " ")[:300]])
 

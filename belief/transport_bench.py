@@ -16,6 +16,11 @@ types that keep no first-order beliefs (``rule``) or have no partner (``single``
 Agent types: ``cobel``, ``always`` (CoELA-style: everything it knows, every other decision),
 ``silent`` (CoBel without messages), ``rule`` (rule-based hierarchical planner like RHP: greedy, no
 partner model, no messages), ``single`` (one CoBel agent alone).
+
+LLM mode (``llm=``, a :class:`belief.agents.transport_llm.TransportLLM`): ``cobel`` agents read
+observations, predict the partner and phrase messages through the LLM, with checked, counted
+fallbacks; episodes then run in this process (one client), each ``cobel`` row gets an ``llm`` entry and
+the summary (and the JSON line) an ``llm`` key. Without it nothing changes.
 """
 
 from __future__ import annotations
@@ -28,8 +33,12 @@ AGENT_TYPES = ("cobel", "always", "silent", "rule", "single")
 SAMPLE_EVERY = 5
 
 
-def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, trace_path: str | None = None) -> dict:
-    """One episode with two agents of type ``kind`` (one for ``single``); a dict of figures."""
+def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, trace_path: str | None = None,
+                llm=None, max_steps: int | None = None) -> dict:
+    """One episode with two agents of type ``kind`` (one for ``single``); a dict of figures.
+
+    ``llm``: a :class:`belief.agents.transport_llm.TransportLLM` (LLM mode, ``cobel`` only; the row then
+    has an ``llm`` entry: requests, tokens and fallbacks in this episode). ``max_steps``: stop early."""
     from belief.agents.transport_cobel import make_agents, snapshot
     from belief.checker import check
     from belief.envs import transport_v0
@@ -38,12 +47,13 @@ def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, t
     env = transport_v0.parallel_env(episode=episode, n_agents=n)
     obs, infos = env.reset()
     task = infos[env.agents[0]]["task"]
-    agents = make_agents(kind, env.agents, planner)
+    agents = make_agents(kind, env.agents, planner, llm=llm)
+    llm_before = llm.report() if llm is not None and kind == "cobel" else None
     for a, ag in agents.items():
         ag.reset(task)
     samples = []  # (trace position, {agent: snapshot})
     step = 0
-    while env.agents:
+    while env.agents and (max_steps is None or step < max_steps):
         actions = {a: agents[a].act(infos[a]["view"], infos[a]["action_mask"], infos[a]["action_names"])
                    for a in env.agents}
         if step % SAMPLE_EVERY == 0:
@@ -63,8 +73,23 @@ def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, t
             pstats[k] = pstats.get(k, 0) + v
     if trace_path:
         env.trace.write(trace_path)
-    return {"episode": episode, "name": env.trace.meta.get("name"), "agent": kind, **m, "belief_accuracy": acc,
-            "planner": pstats}
+    row = {"episode": episode, "name": env.trace.meta.get("name"), "agent": kind, **m, "belief_accuracy": acc,
+           "planner": pstats}
+    if llm_before is not None:
+        row["llm"] = _llm_delta(llm_before, llm.report())
+    return row
+
+
+def _llm_delta(before: dict, after: dict) -> dict:
+    out = {}
+    for k, v in after.items():
+        if isinstance(v, dict):
+            out[k] = {kk: vv - before[k].get(kk, 0) for kk, vv in v.items()}
+        elif isinstance(v, int) and not isinstance(v, bool):
+            out[k] = v - before.get(k, 0)
+        else:
+            out[k] = v
+    return out
 
 
 def _absorb(agent, info):
@@ -103,16 +128,17 @@ def _job(args):
 
 
 def bench(episodes=None, agents=AGENT_TYPES, planner: str | None = None, workers: int | None = None,
-          progress=None) -> dict:
+          progress=None, llm=None) -> dict:
+    """``llm`` (LLM mode for ``cobel``) runs every episode in this process: one client, one usage account."""
     from belief.envs.transport_world import EPISODES
 
     episodes = list(range(len(EPISODES))) if episodes is None else list(episodes)
     jobs = [(ep, kind, planner) for kind in agents for ep in episodes]
-    workers = workers or min(2, os.cpu_count() or 1)
+    workers = 1 if llm is not None else (workers or min(2, os.cpu_count() or 1))
     results = []
     if workers <= 1:
         for j in jobs:
-            results.append(_job(j))
+            results.append(run_episode(*j, llm=llm) if llm is not None else _job(j))
             if progress:
                 progress(results[-1])
     else:
@@ -121,7 +147,10 @@ def bench(episodes=None, agents=AGENT_TYPES, planner: str | None = None, workers
                 results.append(r)
                 if progress:
                     progress(r)
-    return summarise(results, len(episodes))
+    summary = summarise(results, len(episodes))
+    if llm is not None:
+        summary["llm"] = llm.report()
+    return summary
 
 
 def _mean(xs):
@@ -191,6 +220,8 @@ def to_json_line(summary: dict) -> str:
         for k, v in summary["by_agent"].items()}}
     if "cobel_token_reduction_vs_always" in summary:
         slim["cobel_token_reduction_vs_always"] = summary["cobel_token_reduction_vs_always"]
+    if "llm" in summary:  # only in LLM mode
+        slim["llm"] = summary["llm"]
     return json.dumps(slim, sort_keys=False)
 
 

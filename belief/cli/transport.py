@@ -2,7 +2,9 @@
 
 ``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset) with each agent type and
 prints a table, then one JSON object as the last stdout line; ``--plot FILE`` saves transport rate
-against message tokens per agent type.
+against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
+(:mod:`belief.agents.transport_llm`): ``--llm-parts update,predict,message``, endpoint options as for the
+other LLM commands; LLM usage and fallbacks are reported (table, and an ``llm`` key in the JSON line).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.cli.app import app, bench_app  # noqa: F401
+from belief.llm_client import LLMError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -53,6 +56,42 @@ def _table(summary: dict) -> Table:
     return t
 
 
+LLM_PARTS_HELP = "LLM mode parts, comma-separated: update, predict, message (default: all three)"
+
+
+def _llm_mode(llm: bool, kinds, base_url, model, api_key, timeout, max_retries, parts):
+    """The TransportLLM for --llm (None without); exits 2 on misuse, 1 with one error line on LLM failure."""
+    if not llm:
+        given = [f for f, v in (("--base-url", base_url), ("--model", model), ("--api-key", api_key),
+                                ("--timeout", timeout), ("--max-retries", max_retries),
+                                ("--llm-parts", parts)) if v is not None]
+        if given:
+            _fail(f"{', '.join(given)} only apply with --llm")
+        return None
+    if "cobel" not in kinds:
+        _fail("--llm applies to cobel agents: include cobel in --agents")
+    from belief.agents.transport_llm import make_llm, parse_parts
+    from belief.errors import BeliefError
+
+    try:
+        return make_llm(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
+                        max_retries=max_retries, parts=parse_parts(parts or "update,predict,message"))
+    except BeliefError as e:
+        _fail(" ".join(str(e).split()), 1)
+
+
+def _llm_table(rep: dict) -> Table:
+    t = Table(title=f"LLM mode (cobel): {rep['requests']} requests, {rep['total_tokens']} tokens "
+                    f"({rep['prompt_tokens']} prompt + {rep['completion_tokens']} completion), "
+                    f"{rep['failed_requests']} failed, {rep['cache_hits']} cache hits")
+    for col in ("part", "calls", "LLM answers used", "fallbacks", "rejected attempts"):
+        t.add_column(col, justify="right" if col != "part" else "left")
+    for p in rep["parts"]:
+        v = rep[p]
+        t.add_row(p, str(v["calls"]), str(v["llm"]), str(v["fallbacks"]), str(v["rejected_attempts"]))
+    return t
+
+
 @bench_app.command("transport")
 def bench_transport(
     episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
@@ -62,6 +101,14 @@ def bench_transport(
     planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy"),
     workers: int = typer.Option(2, "--workers", min=1, help="episode processes"),
     results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+    llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (one process; see --llm-parts)"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="--llm: OpenAI-compatible endpoint "
+                                           "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
+    model: Optional[str] = typer.Option(None, "--model", help="--llm: model name (default: BELIEF_MODEL)"),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="--llm: API key (default: OPENAI_API_KEY)"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="--llm: seconds per request attempt"),
+    max_retries: Optional[int] = typer.Option(None, "--max-retries", help="--llm: retries on 429/5xx/timeouts"),
+    llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
 ):
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
     from belief.agents.transport_planner import ENGINES
@@ -75,6 +122,7 @@ def bench_transport(
     kinds = _agents(agents)
     if planner is not None and planner not in ENGINES:
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
+    mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     done = [0]
     total = len(eps) * len(kinds)
 
@@ -83,8 +131,13 @@ def bench_transport(
         err.print(f"[{done[0]}/{total}] {r['agent']:7s} {r['name']}: rate {r['transport_rate']:.1f}, "
                   f"{r['message_tokens']} tokens", highlight=False)
 
-    summary = bench(eps, kinds, planner=planner, workers=workers, progress=progress)
+    try:
+        summary = bench(eps, kinds, planner=planner, workers=workers, progress=progress, llm=mode)
+    except LLMError as e:  # only LLM mode raises these (an endpoint that never answered)
+        _fail(" ".join(str(e).split()), 1)
     out.print(_table(summary))
+    if mode is not None:
+        out.print(_llm_table(summary["llm"]))
     if plot is not None:
         draw(summary, str(plot))
         out.print(f"plot: {plot}")
@@ -106,6 +159,15 @@ if run_app is not None:
         planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
         trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
+        llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="--llm: OpenAI-compatible endpoint "
+                                               "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
+        model: Optional[str] = typer.Option(None, "--model", help="--llm: model name (default: BELIEF_MODEL)"),
+        api_key: Optional[str] = typer.Option(None, "--api-key", help="--llm: API key (default: OPENAI_API_KEY)"),
+        timeout: Optional[float] = typer.Option(None, "--timeout", help="--llm: seconds per request attempt"),
+        max_retries: Optional[int] = typer.Option(None, "--max-retries", help="--llm: retries on 429/5xx/timeouts"),
+        llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
     ):
         """Play one transport_v0 episode and print its figures."""
         from belief.transport_bench import run_episode
@@ -113,12 +175,19 @@ if run_app is not None:
         kinds = _agents(agents)
         if len(kinds) != 1:
             _fail("--agents takes one agent type here")
-        r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None)
+        mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
+        try:
+            r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
+                            max_steps=max_steps)
+        except LLMError as e:
+            _fail(" ".join(str(e).split()), 1)
         acc = r["belief_accuracy"]
         out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
                   f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "
                   f"{acc['zero_order']} (0th) / {acc['first_order']} (1st)")
         if trace:
             out.print(f"trace: {trace}")
+        if mode is not None:
+            out.print(_llm_table(mode.report()))
         if as_json:
             print(json.dumps(r))
