@@ -105,6 +105,15 @@ class Report:
                 "missing": list(self.missing), "unknown_ids": list(self.unknown_ids)}
 
 
+def _answer_id(qid, where) -> str:
+    """Question ids are strings; an integer id is read as its decimal text, anything else is an error."""
+    if isinstance(qid, str):
+        return qid
+    if isinstance(qid, int) and not isinstance(qid, bool):
+        return str(qid)
+    raise GradingError(f"an answer id must be a string: {where!r}")
+
+
 def grade(questions, answers) -> Report:
     """`questions`: objects or dicts with id, level, answer (bool); `answers`: dicts {id, answer} or id->text."""
     qmap = {}
@@ -112,13 +121,13 @@ def grade(questions, answers) -> Report:
         d = q if isinstance(q, dict) else q.to_json()
         qmap[d["id"]] = d
     if isinstance(answers, dict):
-        amap = dict(answers)
+        amap = {_answer_id(k, answers): v for k, v in answers.items()}
     else:
         amap = {}
         for a in answers:
-            if "id" not in a:
-                raise GradingError(f"an answer has no 'id': {a!r}")
-            amap[a["id"]] = a.get("answer", a.get("text"))
+            if not isinstance(a, dict) or "id" not in a:
+                raise GradingError(f"an answer must be an object with an 'id' (and an 'answer'): {a!r}")
+            amap[_answer_id(a["id"], a)] = a.get("answer", a.get("text"))
     rep = Report()
     for qid, d in qmap.items():
         lvl = d["level"]

@@ -53,3 +53,14 @@ def test_grade_errors(tmp_path):
     flipped.write_text("".join(json.dumps({"id": r["id"], "answer": "No." if r["answer"].startswith("Yes") else
                                            "Yes."}) + "\n" for r in rows))
     assert grade_files(m["files"]["trace"], flipped).accuracy() == 0.0
+
+
+def test_grade_odd_answer_records():
+    """Regression: a non-object answer line or a non-string id raised AttributeError/TypeError (a raw
+    traceback from `belief grade`); an integer id crashed the CLI's unknown-id listing."""
+    for bad in (["id"], "valid", 3, {"id": ["x"], "answer": "yes"}, {"id": None, "answer": "yes"}):
+        with pytest.raises(GradingError):
+            grade(_qs(), [bad])
+    rep = grade(_qs(), [{"id": 7, "answer": "yes"}, {"id": "a", "answer": "yes"}])
+    assert rep.unknown_ids == ["7"] and rep.correct["introspection"] == 1
+    assert grade(_qs(), {"a": "yes", 7: "no"}).unknown_ids == ["7"]
