@@ -415,13 +415,18 @@ def questions(trace, seed=None) -> list[Question]:
     if meta.get("env") != "bomb_v0":
         from belief.errors import TraceError
         raise TraceError(f"not a bomb_v0 trace (meta env = {meta.get('env')!r})")
-    stream = QuestionStream(meta, seed)
-    out = []
-    for ev in trace:
-        if getattr(ev, "kind", None) != "action":
-            continue
-        out.extend(stream.feed(ev))
-    out.extend(stream.flush())
+    try:
+        stream = QuestionStream(meta, seed)
+        out = []
+        for ev in trace:
+            if getattr(ev, "kind", None) != "action":
+                continue
+            out.extend(stream.feed(ev))
+        out.extend(stream.flush())
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        from belief.errors import TraceError
+        where = f" at event t={ev.t}" if "ev" in locals() and getattr(ev, "t", None) is not None else " in its header"
+        raise TraceError(f"malformed bomb_v0 trace{where}: {type(e).__name__}: {e}") from None
     return out
 
 

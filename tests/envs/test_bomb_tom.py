@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from belief.agents.bomb_belief import BeliefAgent
@@ -116,3 +118,30 @@ def test_questions_pure_and_complete(tmp_path):
 def test_questions_reject_other_traces():
     with pytest.raises(TraceError):
         questions(Trace(meta={"env": "other"}))
+
+
+def test_malformed_trace_is_a_trace_error(tmp_path):
+    """Regression: a bomb_v0 trace missing meta keys or event params raised a bare KeyError (a raw
+    traceback from `belief grade`); it is a TraceError naming the place."""
+    from belief.envs import bomb_v0
+    from belief.errors import TraceError
+    from belief.trace import Trace
+
+    e = bomb_v0.raw_env(seed=0)
+    for _ in range(3):
+        e.step(5)
+    path = tmp_path / "t.jsonl"
+    e.trace.write(path)
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    del head["meta"]["bombs"]
+    bad_meta = tmp_path / "m.jsonl"
+    bad_meta.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    with pytest.raises(TraceError, match="malformed bomb_v0 trace in its header"):
+        questions(Trace.read(bad_meta))
+    ev = json.loads(lines[2])
+    del ev["params"]["turn"]
+    bad_ev = tmp_path / "e.jsonl"
+    bad_ev.write_text("\n".join(lines[:2] + [json.dumps(ev)] + lines[3:]) + "\n")
+    with pytest.raises(TraceError, match="at event t=1"):
+        questions(Trace.read(bad_ev))
