@@ -127,6 +127,8 @@ def demo_cmd(
         run_demo(scenario, out)
     except BeliefError as e:
         report_error(e)
+    except (OSError, UnicodeDecodeError) as e:  # a missing or unreadable scenario file: one line, no traceback
+        fail(f"{scenario}: cannot read: {e}")
 
 
 @bench_app.command("parse")

@@ -63,6 +63,16 @@ def test_demo_shows_chains_and_answers():
     assert "Anne → Sally" in r.stdout and "ToM queries" in r.stdout and "?c=basket" in r.stdout
 
 
+def test_demo_bad_scenario_file_is_one_error_line(tmp_path):
+    """Regression: a missing file, a directory or a non-UTF-8 file gave a raw traceback."""
+    binary = tmp_path / "bin.pddl"
+    binary.write_bytes(b"\xff\xfe")
+    for path in (tmp_path / "missing.pddl", tmp_path, binary):
+        r = belief("demo", "--scenario", str(path))
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.startswith(f"error: {path}: cannot read") and len(r.stderr.splitlines()) == 1, r.stderr
+
+
 @pytest.mark.slow
 def test_bench_parse_prints_one_json_line():
     r = belief("bench", "parse", "--facts", "2000")
