@@ -150,7 +150,7 @@ def read_jsonl(path) -> list[dict]:
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise GradingError(f"{path}: cannot read: {e}") from None
     out = []
     for n, line in enumerate(lines, 1):

@@ -64,3 +64,13 @@ def test_grade_odd_answer_records():
     rep = grade(_qs(), [{"id": 7, "answer": "yes"}, {"id": "a", "answer": "yes"}])
     assert rep.unknown_ids == ["7"] and rep.correct["introspection"] == 1
     assert grade(_qs(), {"a": "yes", 7: "no"}).unknown_ids == ["7"]
+
+
+def test_read_jsonl_non_utf8_file_is_a_grading_error(tmp_path):
+    """Regression: a non-UTF-8 answers file raised UnicodeDecodeError (a raw traceback from `belief grade`)."""
+    from belief.grading import read_jsonl
+
+    bad = tmp_path / "answers.jsonl"
+    bad.write_bytes(b"\xff\xfe{}\n")
+    with pytest.raises(GradingError, match="cannot read"):
+        read_jsonl(bad)
