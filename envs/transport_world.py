@@ -289,6 +289,8 @@ def parse_subset(text: str | None) -> list[int]:
         if part[0].isdigit():
             if "-" in part:
                 a, b = part.split("-", 1)
+                if int(b) < int(a):
+                    raise ValueError(f"empty episode range {part!r} (write low-high, e.g. 0-5)")
                 out.extend(range(int(a), int(b) + 1))
             else:
                 out.append(int(part))
@@ -300,6 +302,8 @@ def parse_subset(text: str | None) -> list[int]:
     bad = [i for i in out if not 0 <= i < len(EPISODES)]
     if bad:
         raise ValueError(f"episode indices out of range 0-{len(EPISODES) - 1}: {bad}")
+    if not out:
+        raise ValueError(f"no episodes in {text!r}")
     return list(dict.fromkeys(out))
 
 

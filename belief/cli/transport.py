@@ -56,6 +56,17 @@ def _table(summary: dict) -> Table:
     return t
 
 
+def _check_plot_path(path: Path) -> None:
+    """Exit 2 before any episode runs when --plot names a format matplotlib cannot write."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    fmt = path.suffix.lstrip(".").lower()
+    known = FigureCanvasBase.get_supported_filetypes()
+    if fmt not in known:
+        _fail(f"--plot: unsupported file type {path.suffix or '(none)'!r}; use one of "
+              f"{', '.join('.' + k for k in sorted(known))}")
+
+
 LLM_PARTS_HELP = "LLM mode parts, comma-separated: update, predict, message (default: all three)"
 
 
@@ -122,6 +133,8 @@ def bench_transport(
     kinds = _agents(agents)
     if planner is not None and planner not in ENGINES:
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
+    if plot is not None:
+        _check_plot_path(plot)
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     done = [0]
     total = len(eps) * len(kinds)
@@ -138,11 +151,16 @@ def bench_transport(
     out.print(_table(summary))
     if mode is not None:
         out.print(_llm_table(summary["llm"]))
+    for path, write in ((plot, lambda p: draw(summary, str(p))),
+                        (results, lambda p: p.write_text(json.dumps(summary["results"], indent=1), encoding="utf-8"))):
+        if path is None:
+            continue
+        try:
+            write(path)
+        except (OSError, ValueError) as e:
+            _fail(f"cannot write {path}: {e}", 1)
     if plot is not None:
-        draw(summary, str(plot))
         out.print(f"plot: {plot}")
-    if results is not None:
-        results.write_text(json.dumps(summary["results"], indent=1), encoding="utf-8")
     print(to_json_line(summary))
 
 
@@ -181,6 +199,8 @@ if run_app is not None:
                             max_steps=max_steps)
         except LLMError as e:
             _fail(" ".join(str(e).split()), 1)
+        except OSError as e:  # --trace: the file cannot be written
+            _fail(f"cannot write the trace {trace}: {e}", 1)
         acc = r["belief_accuracy"]
         out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
                   f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "

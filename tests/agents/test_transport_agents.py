@@ -228,3 +228,26 @@ def test_bench_is_the_same_under_any_string_hash_seed():
     assert outs[0]["line"]["by_agent"]["always"]["message_tokens"] > 0
     assert outs[0]["results"] == outs[1]["results"]
     assert outs[0]["line"] == outs[1]["line"]
+
+
+def test_cli_transport_bad_output_paths_are_one_error_line(tmp_path):
+    """Regression: --plot with an unknown file type or a missing directory, --results and --trace in a
+    missing directory, and an empty --episodes-subset gave raw tracebacks (or a silent 0-episode run)."""
+    from typer.testing import CliRunner
+
+    from belief.cli import app
+
+    base = ["bench", "transport", "--episodes-subset", "0", "--agents", "rule", "--workers", "1"]
+    missing = tmp_path / "no" / "such"
+    cases = [(base + ["--plot", str(tmp_path / "p.foo")], 2),
+             (base + ["--plot", str(missing / "p.png")], 1),
+             (base + ["--results", str(missing / "r.json")], 1),
+             (["run", "transport", "--episode", "0", "--agents", "rule", "--max-steps", "3",
+               "--trace", str(missing / "t.jsonl")], 1),
+             (["bench", "transport", "--episodes-subset", "5-2", "--agents", "rule"], 2)]
+    for args, code in cases:
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == code, (args, res.output)
+        assert isinstance(res.exception, SystemExit), (args, res.exception)
+        errs = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
+        assert len(errs) == 1 and "Traceback" not in res.stderr, res.stderr

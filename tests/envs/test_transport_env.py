@@ -34,6 +34,13 @@ def test_twenty_four_fixed_episodes():
         tw.parse_subset("99")
 
 
+@pytest.mark.parametrize("text", ["5-2", ",", " , "])
+def test_parse_subset_never_returns_no_episodes(text):
+    """Regression: a reversed range or only commas gave [] and `bench transport` ran 0 episodes, exit 0."""
+    with pytest.raises(ValueError):
+        tw.parse_subset(text)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 17, 123])
 def test_world_is_deterministic_and_well_formed(seed):
     a, b = tw.generate(seed, "stuff", "low"), tw.generate(seed, "stuff", "low")
