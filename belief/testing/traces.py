@@ -79,12 +79,14 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
             else:
                 box = BOXES[rooms[z % n_rooms]][(z >> 2) % 2]
             content = (Content(subject=(o,), value=box),)
-            if op == 5:
+            if op == 5 and n_agents == 1:  # nobody to tell privately
+                tr.append(Noop(agent=a, room=loc[a]))
+            elif op == 5:
                 rec = agents[(x + 1 + z % (n_agents - 1)) % n_agents]
                 if rec == a:
                     rec = agents[(x + 1) % n_agents]
                 tr.append(Tell(sender=a, recipients=(rec,), content=content, chapter=chapter))
-            elif (z >> 3) % 2:
+            elif (z >> 3) % 2 and n_agents > 1:  # an audience other than the sender
                 aud = tuple(b for b in agents if b != a and (z >> (4 + agents.index(b))) % 2)
                 tr.append(Announce(sender=a, audience=aud or (agents[(x + 1) % n_agents],), content=content,
                                    chapter=chapter))

@@ -25,3 +25,19 @@ def test_generated_traces_are_consistent_and_checkable(trace):
             inside -= set(ev.agents)
     assert Trace.loads(trace.dumps()).dumps() == trace.dumps()
     check(trace)  # never raises on a consistent trace
+
+
+def test_single_agent_traces_build():
+    """Regression: traces(n_agents=1) is allowed but a private tell divided by n_agents - 1 (ZeroDivisionError)."""
+    from belief.testing.traces import build_trace
+
+    trace = build_trace(1, 1, [(0, 0, 0, 0), (5, 0, 0, 0), (6, 0, 0, 8), (6, 0, 0, 0)])
+    assert [type(e).__name__ for e in trace] == ["Enter", "Noop", "Announce", "Announce"]
+    assert all(not getattr(e, "audience", None) for e in trace)  # never the sender's own audience
+    check(trace)
+
+
+@settings(max_examples=50, deadline=None)
+@given(bst.traces(n_agents=1, n_rooms=1))
+def test_single_agent_traces_check(trace):
+    check(trace)
