@@ -274,13 +274,21 @@ class BeliefStore:
     def from_json(cls, data: dict) -> "BeliefStore":
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise BeliefError(f"not a belief store document (expected schema {SCHEMA!r})")
+        facts, entities = data.get("facts", []), data.get("entities")
+        if not isinstance(facts, list):
+            raise BeliefError(f"belief store document: 'facts' must be a list of facts, got {type(facts).__name__}")
+        if entities is not None and not isinstance(entities, dict):
+            raise BeliefError(f"belief store document: 'entities' must be an object, got {type(entities).__name__}")
+        if data.get("domain") is not None and not isinstance(data["domain"], str):
+            raise BeliefError(f"belief store document: 'domain' must be the domain's text, "
+                              f"got {type(data['domain']).__name__}")
         domain = None
         if data.get("domain"):
             from belief.domain import Domain
 
             domain = Domain.parse(data["domain"])
-        store = cls(domain, data.get("entities"))
-        store.add_all(data.get("facts", []))
+        store = cls(domain, entities)
+        store.add_all(facts)
         return store
 
     @classmethod

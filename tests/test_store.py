@@ -169,3 +169,12 @@ def test_stored_fact_is_found_in_normal_form(fact):
     assert fact.formula == parse_fact(str(fact)).formula
     assert s.ask(fact.formula).stance is fact.stance
     assert all(a != b for a, b in zip(chain, chain[1:]))  # normal form: no X BELIEVE X
+
+
+@pytest.mark.parametrize("doc", [{"facts": "a IN b"}, {"facts": 5}, {"entities": [1], "facts": []},
+                                 {"domain": 5, "facts": []}])
+def test_loads_rejects_ill_typed_documents_with_belief_error(doc):
+    """Regression: a string 'facts' was split into characters (six odd errors); an int 'facts', a list
+    'entities' or a non-text 'domain' raised TypeError/AttributeError instead of a BeliefError."""
+    with pytest.raises(BeliefError, match="belief store document: '(facts|entities|domain)' must"):
+        BeliefStore.loads(json.dumps({"schema": "belief.store/1", **doc}))
