@@ -350,6 +350,8 @@ class GroundTruth:
         With the empty perspective: the agent's value equals reality ("does B know where the apple is").
         With perspective ``(A,)``: A's picture of B's value equals A's own ("is A aware that B knows ...").
         """
+        if not isinstance(agent, str):  # e.g. ("B",): would silently answer False
+            raise QueryError(f"knows() takes one agent name, got {agent!r}; put observers in perspective=")
         if isinstance(perspective, str):
             perspective = (perspective,)
         perspective = tuple(perspective)

@@ -290,3 +290,14 @@ def test_variable_subjects_give_one_answer_per_matching_fluent():
     assert {a.bindings["o"]: a.holds for a in truth.answers("? A BELIEVE ?o IN box")} == {"apple": True,
                                                                                           "pear": False}
     assert [a.value for a in truth.answers("? A BELIEVE pear IN ?c")] == ["bag"]
+
+
+def test_knows_as_the_readme_calls_it_and_rejects_a_chain_as_agent():
+    """Regression: the README called truth.knows(("B",), fluent), which silently answered False."""
+    tr = Trace()
+    tr.append(Enter(agents=("A", "B"), room="r"))
+    tr.append(Move(agent="A", object="apple", to="box"))
+    truth = check(tr)
+    assert truth.knows("B", ("in", "apple")) is True
+    with pytest.raises(QueryError, match="one agent name"):
+        truth.knows(("B",), ("in", "apple"))
