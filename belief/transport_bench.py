@@ -60,7 +60,8 @@ def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, t
             samples.append((len(env.trace) - 1, {a: snapshot(agents[a].state) for a in agents}))
         obs, rew, term, trunc, infos = env.step(actions)
         step += 1
-        if infos:
+        last = not env.agents or (max_steps is not None and step >= max_steps)
+        if infos and last:  # only the final views: while the episode goes on, act() reads them
             for a in agents:
                 agents[a].state = _absorb(agents[a], infos.get(a))
     samples.append((len(env.trace) - 1, {a: snapshot(agents[a].state) for a in agents}))

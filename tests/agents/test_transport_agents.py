@@ -251,3 +251,24 @@ def test_cli_transport_bad_output_paths_are_one_error_line(tmp_path):
         assert isinstance(res.exception, SystemExit), (args, res.exception)
         errs = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
         assert len(errs) == 1 and "Traceback" not in res.stderr, res.stderr
+
+
+def test_bench_feeds_each_view_to_update_once(monkeypatch):
+    """Regression: run_episode folded every step's views into the beliefs (_absorb) and then act() read
+    the same views again, so each observation was processed twice (in LLM mode: two translation
+    requests per observation). Only the views after the final step are absorbed outside act()."""
+    from collections import Counter
+
+    import belief.agents.transport_cobel as tc
+    from belief.transport_bench import run_episode
+
+    seen = Counter()
+    orig = tc.update
+
+    def counting(state, view, config):
+        seen[(state.me, view["frame"], repr(view["events"]), repr(view["messages"]))] += 1
+        return orig(state, view, config)
+
+    monkeypatch.setattr(tc, "update", counting)
+    run_episode(0, "cobel", "greedy", max_steps=30)
+    assert seen and max(seen.values()) == 1, [k for k, v in seen.items() if v > 1][:3]
