@@ -25,11 +25,15 @@ class GradingError(BeliefError):
 
 _LEAD_YES = re.compile(r"^(?:yes|yeah|yep|correct|true|affirmative|definitely|certainly|indeed|of course|"
                        r"i believe so|i think so|absolutely)\b")
-_LEAD_NO = re.compile(r"^(?:no|nope|not really|false|negative|incorrect|i don't think so|i do not think so|"
+_LEAD_NO = re.compile(r"^(?:no|nope|not really|false|negative|incorrect|i don'?t think so|i do not think so|"
                       r"not at all)\b")
-_NEG = re.compile(r"\b(?:does not|doesn't|do not|don't|is not|isn't|are not|aren't|cannot|can't|can not|"
-                  r"has not|hasn't|have not|haven't|unaware|not aware|no longer|never|lacks?|unknown to|"
-                  r"not know|not sure|no idea|did not|didn't)\b")
+# contractions with or without the apostrophe ("doesn't", "doesnt")
+_NEG = re.compile(r"\b(?:does not|doesn'?t|do not|don'?t|is not|isn'?t|are not|aren'?t|cannot|can'?t|can not|"
+                  r"has not|hasn'?t|have not|haven'?t|was not|wasn'?t|unaware|not aware|no longer|never|lacks?|"
+                  r"unknown to|not know|did not|didn'?t)\b")
+# answers that take no side: "I don't know.", "Not sure.", "No idea."
+_NON_ANSWER = re.compile(r"^(?:(?:i\s+)?(?:do not|don'?t)\s+know|(?:i'?m\s+|i am\s+)?not sure|no idea|"
+                         r"(?:i\s+)?(?:cannot|can'?t) (?:say|tell)|dunno)\s*[.!]?\s*$")
 _POS = re.compile(r"\b(?:knows|know|is aware|are aware|aware|has seen|have seen|learned|informed)\b")
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|unclear|uncertain|possibly|might|cannot determine|can't determine|"
                     r"not enough information|unsure)\b")
@@ -37,7 +41,8 @@ _HEDGE = re.compile(r"\b(?:maybe|perhaps|unclear|uncertain|possibly|might|cannot
 
 def _clean(text: str) -> str:
     t = (text or "").strip().lower()
-    t = re.sub(r"[*_`#>\"']", "", t)
+    t = t.replace("\u2019", "'").replace("\u2018", "'")
+    t = re.sub(r"[*_`#>\"]", "", t)
     t = re.sub(r"^(?:answer|final answer|a|response)\s*[:\-]\s*", "", t)
     return t.strip()
 
@@ -47,7 +52,7 @@ def extract_yes_no(text) -> bool | None:
     if isinstance(text, bool):
         return text
     t = _clean(str(text) if text is not None else "")
-    if not t:
+    if not t or _NON_ANSWER.match(t):
         return None
     first = re.split(r"(?<=[.!?;])\s|\bbecause\b|\bsince\b|\bas\b", t, maxsplit=1)[0]
     words = set(re.findall(r"[a-z]+", first))

@@ -74,3 +74,20 @@ def test_read_jsonl_non_utf8_file_is_a_grading_error(tmp_path):
     bad.write_bytes(b"\xff\xfe{}\n")
     with pytest.raises(GradingError, match="cannot read"):
         read_jsonl(bad)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Bravo doesn't know the contents of Room 3.", False),   # regression: contractions were stripped
+    ("Bravo doesn\u2019t know it", False),
+    ("Bravo doesnt know", False),
+    ("He isn't aware that I know it", False),
+    ("Charlie hasn't seen it", False),
+    ("I don't think so", False),
+    ("I do not know the contents of Room 3.", False),         # an answer to "Do you know ...?"
+    ("I don't know.", None),                                  # takes no side
+    ("I'm not sure", None),
+    ("No idea.", None),
+    ("Yes, Bravo knows it.", True),
+])
+def test_contractions_and_non_answers(text, expected):
+    assert extract_yes_no(text) is expected
