@@ -30,9 +30,10 @@ class ChainFacts:
 
     atoms: dict = field(default_factory=dict)  # Atom -> (Stance, prob | None)
     values: dict = field(default_factory=dict)  # functional key -> Atom believed
+    unsure: dict = field(default_factory=dict)  # functional key -> set of Atoms held UNSURE
 
     def copy(self) -> "ChainFacts":
-        return ChainFacts(dict(self.atoms), dict(self.values))
+        return ChainFacts(dict(self.atoms), dict(self.values), {k: set(v) for k, v in self.unsure.items()})
 
 
 @dataclass(frozen=True)
@@ -237,8 +238,24 @@ class BeliefStore:
                         f"{fact}: {atom.pred} is functional and the chain already holds "
                         f"{Fact(compose(fact.chain, Stance.BELIEVES, other))} (use replace to revise)")
                 _remove(cf, other, key)
+            for doubt in sorted(cf.unsure.get(key, set()) - {atom}, key=str):  # believing atom settles them
+                if mode == "add":
+                    raise BeliefConflictError(
+                        f"{fact}: {atom.pred} is functional and the chain is unsure of {doubt}, which this "
+                        f"belief would settle (use replace to revise)")
+                _remove(cf, doubt, key)
             cf.values[key] = atom
             # a newly believed value makes explicit NOTs of it meaningless; other NOTs stay consistent
+        elif key is not None and stance is Stance.UNSURE:
+            other = cf.values.get(key)
+            if other is not None and other != atom:  # believing another value implies NOT atom
+                if mode == "add":
+                    raise BeliefConflictError(
+                        f"{fact}: {atom.pred} is functional and the chain holds "
+                        f"{Fact(compose(fact.chain, Stance.BELIEVES, other))}, which implies NOT {atom} "
+                        f"(use replace to revise)")
+                _remove(cf, other, key)
+            cf.unsure.setdefault(key, set()).add(atom)
         cf.atoms[atom] = (stance, fact.probability)
 
     def _key(self, atom: Atom):
@@ -313,8 +330,14 @@ class BeliefStore:
 
 def _remove(cf: ChainFacts, atom: Atom, key):
     cf.atoms.pop(atom, None)
-    if key is not None and cf.values.get(key) == atom:
-        del cf.values[key]
+    if key is not None:
+        if cf.values.get(key) == atom:
+            del cf.values[key]
+        doubts = cf.unsure.get(key)
+        if doubts is not None:
+            doubts.discard(atom)
+            if not doubts:
+                del cf.unsure[key]
 
 
 def _as_fact(item) -> Fact:

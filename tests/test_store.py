@@ -52,11 +52,11 @@ def test_contradicting_stances_conflict():
 def test_queries_answer_three_stances_with_bindings():
     s = tomi_store()
     s.add_all(["marble IN box", "Sally BELIEVE marble IN basket", "Anne BELIEVE Sally BELIEVE marble IN basket",
-               "Anne BELIEVE NOT marble IN basket", "Sally UNSURE marble IN room"])
+               "Anne BELIEVE NOT marble IN basket", "Anne UNSURE marble IN room"])
     assert s.ask("? Anne BELIEVE Sally BELIEVE marble IN ?c").bindings == {"c": "basket"}
     assert s.ask("? Anne BELIEVE marble IN basket").stance is Stance.BELIEVES_NOT
     assert s.ask("? Anne BELIEVE NOT marble IN basket").holds
-    assert s.ask("? Sally BELIEVE marble IN room").stance is Stance.UNSURE
+    assert s.ask("? Anne BELIEVE marble IN room").stance is Stance.UNSURE
     unknown = s.ask("? Sally BELIEVE Anne BELIEVE marble IN ?c")
     assert unknown.stance is Stance.UNSURE and not unknown.known
     answers = {a.bindings["a"]: a.stance for a in s.query("? ?a BELIEVE marble IN basket")}
@@ -142,13 +142,17 @@ def test_functional_uniqueness_and_rollback(facts, mode):
         believed = [f.atom for f in s.facts(chain) if f.stance is Stance.BELIEVES]
         objects = [a.args[0] for a in believed]
         assert len(objects) == len(set(objects)), f"two places believed for one object in {chain}"
+        doubted = {f.atom.args[0] for f in s.facts(chain) if f.stance is Stance.UNSURE}
+        assert not doubted & set(objects), f"a believed place and a doubt about the same object in {chain}"
     if mode == "replace":  # the last believed value of each (chain, object) wins
         last = {}
         for f in facts:
             if f.stance is Stance.BELIEVES:
                 last[(f.chain, f.atom.args[0])] = f
+            elif f.stance is Stance.UNSURE:
+                last.pop((f.chain, f.atom.args[0]), None)  # unsure of any value: no value is believed
             elif last.get((f.chain, f.atom.args[0])) is not None and last[(f.chain, f.atom.args[0])].atom == f.atom:
-                del last[(f.chain, f.atom.args[0])]  # revised to NOT / UNSURE about that very value
+                del last[(f.chain, f.atom.args[0])]  # revised to NOT that very value
         for f in last.values():
             assert f in s
 
@@ -178,3 +182,17 @@ def test_loads_rejects_ill_typed_documents_with_belief_error(doc):
     'entities' or a non-text 'domain' raised TypeError/AttributeError instead of a BeliefError."""
     with pytest.raises(BeliefError, match="belief store document: '(facts|entities|domain)' must"):
         BeliefStore.loads(json.dumps({"schema": "belief.store/1", **doc}))
+
+
+def test_unsure_of_another_value_contradicts_a_functional_belief():
+    s = tomi_store()
+    s.add("Sally BELIEVE marble IN basket")
+    with pytest.raises(BeliefConflictError, match="implies NOT"):
+        s.add("Sally UNSURE marble IN box")
+    s.replace("Sally UNSURE marble IN box")  # revising: she no longer knows where it is
+    assert s.ask("? Sally BELIEVE marble IN basket").stance is Stance.UNSURE
+    assert s.ask("? Sally BELIEVE marble IN box").stance is Stance.UNSURE
+    with pytest.raises(BeliefConflictError, match="would settle"):
+        s.add("Sally BELIEVE marble IN basket")
+    s.replace("Sally BELIEVE marble IN basket")  # settles the doubt
+    assert [str(f) for f in s.facts(("Sally",))] == ["Sally BELIEVE marble IN basket"]
