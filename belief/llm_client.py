@@ -123,6 +123,8 @@ class LLMConfig(BaseModel):
             text = p.read_text(encoding="utf-8")
         except OSError as e:
             raise LLMConfigError(f"cannot read LLM config {p}: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise LLMConfigError(f"cannot read LLM config {p}: not UTF-8 text") from None
         return cls.from_mapping(_load_mapping(text, p), source=str(p))
 
     @classmethod
@@ -223,7 +225,7 @@ class ResponseCache:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
                 if isinstance(data, dict) and data.get("schema") == CACHE_SCHEMA:
                     self._entries.update(data.get("entries", {}))
-            except (OSError, json.JSONDecodeError):
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
                 pass  # a damaged cache file is ignored and rewritten
 
     @staticmethod

@@ -231,3 +231,15 @@ def test_concurrent_requests_count_usage(fake, client_for):
     for t in threads:
         t.join()
     assert llm.usage.requests == 8 and llm.usage.total_tokens == 24 and fake.count == 8
+
+
+def test_a_binary_config_or_cache_file_is_a_clear_error_or_ignored(tmp_path):
+    from belief.llm_client import LLMConfig, LLMConfigError, ResponseCache
+
+    bad = tmp_path / "llm.toml"
+    bad.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(LLMConfigError, match="not UTF-8"):
+        LLMConfig.load(bad)
+    cache = tmp_path / "cache.json"
+    cache.write_bytes(b"\xff\xfe\x00binary")
+    assert ResponseCache(cache).key({"a": 1})  # a damaged cache is ignored, not fatal
