@@ -136,6 +136,7 @@ class raw_env(ParallelEnv):
         self.held = {a: [] for a in self.agents}
         self.room = {a: w.start[a] for a in self.agents}
         self.messages_sent = {a: 0 for a in self.agents}
+        self._bed_seen = {a: 0 for a in self.agents}  # targets on the bed when each agent last saw the bed
         self.message_tokens = {a: 0 for a in self.agents}
         self.frames_used = {a: 0 for a in self.agents}
         self._events = {a: [] for a in self.agents}
@@ -503,9 +504,11 @@ class raw_env(ParallelEnv):
     def _obs(self, a: str) -> dict:
         w = self.world
         v = self.view(a)
+        if v["room"] == w.bedroom:  # the bed is seen only from the bedroom: no global count leaks
+            self._bed_seen[a] = len(w.on_bed())
         vec = np.array([
             min(self.now / self.budget, 1.0), self.rooms.index(v["room"]) / tw.MAX_ROOMS,
-            w.explored[v["room"]] / 2, len(v["holding"]) / 2, len(w.on_bed()) / tw.N_TARGETS,
+            w.explored[v["room"]] / 2, len(v["holding"]) / 2, self._bed_seen[a] / tw.N_TARGETS,
             1.0 if v["present"] else 0.0, 0.0 if v["idle"] else 1.0, 1.0 if v["idle"] else 0.0,
         ], dtype=np.float32)
         return {"observation": vec, "action_mask": self.mask(a), "text": _printable(render_view(v, self.steps == 0 and self.task()))}

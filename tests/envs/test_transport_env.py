@@ -177,3 +177,18 @@ def test_bad_action_is_feedback_not_a_crash():
     env, obs, infos = _solo()
     obs, rew, te, tr, infos = env.step({"alice": tv.A_TRANSPORT if env.room["alice"] != env.world.bedroom else 9999})
     assert "invalid action" in infos["alice"]["view"]["feedback"]
+
+
+def test_the_bed_count_in_the_array_observation_is_what_the_agent_saw(monkeypatch):
+    """Regression: the count of targets on the bed was global, leaking the partner's deliveries."""
+    e = tv.parallel_env(episode=0)
+    e.reset()
+    a = e.agents[0]
+    away = next(r for r in e.world.rooms if r != e.world.bedroom)
+    e.room[a] = away
+    monkeypatch.setattr(e.world, "on_bed", lambda: ["t1", "t2", "t3"])
+    assert e._obs(a)["observation"][4] == 0.0  # delivered elsewhere, unseen
+    e.room[a] = e.world.bedroom
+    assert e._obs(a)["observation"][4] == pytest.approx(3 / tw.N_TARGETS)
+    e.room[a] = away
+    assert e._obs(a)["observation"][4] == pytest.approx(3 / tw.N_TARGETS)  # remembered, not refreshed
