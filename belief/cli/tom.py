@@ -147,3 +147,37 @@ def bench_checker_cmd(
     else:
         res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy)
     print(json.dumps(res), flush=True)
+
+
+@app.command("explain")
+def explain_cmd(
+    trace: Path = typer.Argument(..., help="A global trace (JSONL, belief.trace), e.g. runs/bomb/bomb_0.trace.jsonl "
+                                           "or one written with Trace.write()."),
+    query: str = typer.Argument(..., help="e.g. '? A BELIEVE B BELIEVE apple IN ?c'"),
+    at: Optional[int] = typer.Option(None, "--at", help="Event index to answer at (default: the end)."),
+    policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
+    as_json: bool = typer.Option(False, "--json", help="Print the answer and its justification as one JSON line."),
+):
+    """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
+    from belief.checker import check
+    from belief.explain import explain
+    from belief.trace import Trace
+
+    try:
+        truth = check(Trace.read(trace), policy=policy)
+        answers = truth.answers(query, at)
+        rows = []
+        for a in answers:
+            ex = explain(truth, a.chain, a.fluent, at)
+            rows.append({"query": str(a.query), "chain": list(a.chain), "fluent": list(a.fluent), "stance": a.stance,
+                         "value": a.value, "bindings": a.bindings, "holds": a.holds, "explanation": ex.to_dict()})
+    except BeliefError as e:
+        _fail(str(e))
+    if as_json:
+        print(json.dumps(rows))
+        return
+    for row, a in zip(rows, answers):
+        verdict = "" if a.holds is None else ("yes: " if a.holds else "no: ")
+        out.print(f"{verdict}{a.stance} {a.value if a.value is not None else ''}"
+                  f"{'   ' + str(a.bindings) if a.bindings else ''}", markup=False)
+        out.print(explain(truth, a.chain, a.fluent, at).text, markup=False)
