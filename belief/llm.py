@@ -3,7 +3,7 @@
 The pieces live in their own modules (one job each): :mod:`belief.llm_client` (the ``openai`` client:
 configuration, structured output, retries, token accounting, cache), :mod:`belief.translate` (checked
 translation of observations and messages into belief facts, all-or-nothing), :mod:`belief.rule_translate`
-(the deterministic rule-based translators, the default), :mod:`belief.llm_fake` (a scripted
+(the deterministic rule-based translators, the default), :mod:`belief.testing.llm_server` (a scripted
 OpenAI-compatible loopback server for tests).
 """
 

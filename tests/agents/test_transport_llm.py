@@ -1,4 +1,4 @@
-"""LLM mode of the CoBel transport agent against a real loopback server (belief.llm_fake) and the real
+"""LLM mode of the CoBel transport agent against a real loopback server (belief.testing.llm_server) and the real
 openai client: checked updates (all-or-nothing), predictions among the enumerated candidates, fallbacks
 that are counted, bounded request counts, and the CLI's one-line error for an unreachable endpoint."""
 
@@ -16,7 +16,7 @@ from belief.agents.transport_llm import TransportLLM
 from belief.cli import app
 from belief.envs import transport_v0 as tv
 from belief.llm_client import LLMClient, LLMConfig
-from belief.llm_fake import FakeOpenAI, last_user_text
+from belief.testing.llm_server import FakeOpenAI, last_user_text
 from belief.transport_bench import run_episode
 
 

@@ -1,7 +1,7 @@
 """Fixtures for the LLM tests: a real OpenAI-compatible HTTP server on 127.0.0.1 (scripted replies)."""
 import pytest
 
-from belief.llm_fake import FakeOpenAI
+from belief.testing.llm_server import FakeOpenAI
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from belief.agents import bomb_llm
 from belief.agents.bomb_llm import LLMBombAgent, make_llm_agent, render_view, split_reply
 from belief.envs import bomb_v0
 from belief.llm_client import LLMUnavailableError
-from belief.llm_fake import FakeOpenAI, last_user_text
+from belief.testing.llm_server import FakeOpenAI, last_user_text
 
 
 def scripted_player(request):

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from belief.cli import app
-from belief.llm_fake import FakeOpenAI
+from belief.testing.llm_server import FakeOpenAI
 
 OBS = ("Results: You inspected Bomb 2. Its remaining sequence is Green, Blue.\n"
        "Room contents (Room 6, your location): Bomb 2, Charlie.\n"

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from belief.errors import BeliefError
 from belief.llm_client import (LLMClient, LLMConfig, LLMConfigError, LLMOutputError, LLMResponseError,
                                LLMUnavailableError, ResponseCache, extract_json)
-from belief.llm_fake import FakeOpenAI
+from belief.testing.llm_server import FakeOpenAI
 
 
 class Facts(BaseModel):
