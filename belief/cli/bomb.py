@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belief.cli import llm_options
 from belief.cli.app import app
 from belief.errors import BeliefError
 
@@ -46,12 +47,11 @@ def run_bomb(
     max_rounds: int = typer.Option(30, "--max-rounds", min=1),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
-    base_url: str = typer.Option(None, "--base-url", help="llm agents: OpenAI-compatible endpoint "
-                                 "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
-    model: str = typer.Option(None, "--model", help="llm agents: model name (default: BELIEF_MODEL)"),
-    api_key: str = typer.Option(None, "--api-key", help="llm agents: API key (default: OPENAI_API_KEY)"),
-    timeout: float = typer.Option(None, "--timeout", help="llm agents: seconds per request attempt"),
-    max_retries: int = typer.Option(None, "--max-retries", help="llm agents: retries on 429/5xx/timeouts"),
+    base_url: Optional[str] = llm_options.BASE_URL,
+    model: Optional[str] = llm_options.MODEL,
+    api_key: Optional[str] = llm_options.API_KEY,
+    timeout: Optional[float] = llm_options.TIMEOUT,
+    max_retries: Optional[int] = llm_options.MAX_RETRIES,
     verify: bool = typer.Option(True, "--verify/--no-verify", help="llm agents: check each action against the "
                                 "rules and beliefs before sending it (CAC-style self-verification)"),
     llm_tom: bool = typer.Option(True, "--llm-tom/--no-llm-tom", help="llm agents: answer ToM questions with "

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belief.cli import llm_options
 from belief.cli.app import app, bench_app  # noqa: F401
 from belief.llm_client import LLMError
 
@@ -113,12 +114,11 @@ def bench_transport(
     workers: int = typer.Option(2, "--workers", min=1, help="episode processes"),
     results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (one process; see --llm-parts)"),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="--llm: OpenAI-compatible endpoint "
-                                           "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
-    model: Optional[str] = typer.Option(None, "--model", help="--llm: model name (default: BELIEF_MODEL)"),
-    api_key: Optional[str] = typer.Option(None, "--api-key", help="--llm: API key (default: OPENAI_API_KEY)"),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="--llm: seconds per request attempt"),
-    max_retries: Optional[int] = typer.Option(None, "--max-retries", help="--llm: retries on 429/5xx/timeouts"),
+    base_url: Optional[str] = llm_options.BASE_URL,
+    model: Optional[str] = llm_options.MODEL,
+    api_key: Optional[str] = llm_options.API_KEY,
+    timeout: Optional[float] = llm_options.TIMEOUT,
+    max_retries: Optional[int] = llm_options.MAX_RETRIES,
     llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
 ):
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
@@ -179,12 +179,11 @@ if run_app is not None:
         as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
         llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="--llm: OpenAI-compatible endpoint "
-                                               "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)"),
-        model: Optional[str] = typer.Option(None, "--model", help="--llm: model name (default: BELIEF_MODEL)"),
-        api_key: Optional[str] = typer.Option(None, "--api-key", help="--llm: API key (default: OPENAI_API_KEY)"),
-        timeout: Optional[float] = typer.Option(None, "--timeout", help="--llm: seconds per request attempt"),
-        max_retries: Optional[int] = typer.Option(None, "--max-retries", help="--llm: retries on 429/5xx/timeouts"),
+        base_url: Optional[str] = llm_options.BASE_URL,
+        model: Optional[str] = llm_options.MODEL,
+        api_key: Optional[str] = llm_options.API_KEY,
+        timeout: Optional[float] = llm_options.TIMEOUT,
+        max_retries: Optional[int] = llm_options.MAX_RETRIES,
         llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
     ):
         """Play one transport_v0 episode and print its figures."""
