@@ -78,7 +78,7 @@ def _llm_mode(llm: bool, kinds, base_url, model, api_key, timeout, max_retries, 
                                 ("--timeout", timeout), ("--max-retries", max_retries),
                                 ("--llm-parts", parts)) if v is not None]
         if given:
-            _fail(f"{', '.join(given)} only apply with --llm")
+            _fail(f"{', '.join(given)} {'only applies' if len(given) == 1 else 'only apply'} with --llm")
         return None
     if "cobel" not in kinds:
         _fail("--llm applies to cobel agents: include cobel in --agents")

@@ -245,7 +245,7 @@ def test_cli_unreachable_endpoint_exits_1_with_one_error_line(cmd):
 
 def test_cli_llm_options_need_llm_and_known_parts():
     r = CliRunner().invoke(app, ["run", "transport", "--model", "m"])
-    assert r.exit_code == 2 and "only apply with --llm" in r.output
+    assert r.exit_code == 2 and "--model only applies with --llm" in r.output
     r = CliRunner().invoke(app, ["run", "transport", "--llm", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
                                  "--llm-parts", "update,dream"])
     assert r.exit_code == 1 and "dream" in r.output
