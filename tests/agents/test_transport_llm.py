@@ -32,8 +32,9 @@ def fake():
         yield srv
 
 
-def mode_for(srv, parts=("update", "predict", "message"), **kw):
-    client = LLMClient(LLMConfig(base_url=srv.base_url, model="fake", api_key="test", timeout=0.5, max_retries=0,
+def mode_for(srv, parts=("update", "predict", "message"), timeout=10.0, **kw):
+    # a generous timeout where answers are expected (a loaded CI machine must not turn them into fallbacks)
+    client = LLMClient(LLMConfig(base_url=srv.base_url, model="fake", api_key="test", timeout=timeout, max_retries=0,
                                  cache=False))
     return TransportLLM(client, parts, **kw)
 
@@ -136,7 +137,7 @@ def test_first_order_facts_need_the_partner_there(fake, task):
 @pytest.mark.parametrize("reply", [{"status": 500}, {"delay": 2.0}], ids=["http500", "timeout"])
 def test_unavailable_endpoint_falls_back_deterministically_and_is_counted(fake, task, reply):
     s0 = tc.initial_state("alice", task)
-    mode = mode_for(fake, parts=("update",))
+    mode = mode_for(fake, parts=("update",), timeout=0.5)
     cfg = mode.configure(tc.PRESETS["cobel"])
     fake.push(reply)
     s1 = tc.update(s0, kitchen_view(), cfg)

@@ -1,4 +1,5 @@
 """LLM agents in bomb_v0 against a real loopback server: belief state, self-verification, ToM answers, grading."""
+
 import json
 import re
 
@@ -111,7 +112,7 @@ def llm_runner(monkeypatch):
 
 def test_episode_end_to_end_with_grading(llm_runner, tmp_path):
     with FakeOpenAI(responder=scripted_player) as srv:
-        bomb_llm.configure(base_url=srv.base_url, model="fake", api_key="x", timeout=2, max_retries=0)
+        bomb_llm.configure(base_url=srv.base_url, model="fake", api_key="x", timeout=10, max_retries=0)
         m = llm_runner.run_episode(["llm", "llm", "llm"], seed=1, max_rounds=4, out=tmp_path)
         usage = bomb_llm.team_usage()
     assert m["questions"] > 0 and m["rounds"] <= 4
@@ -140,16 +141,17 @@ def test_unreachable_endpoint_stops_the_episode_with_an_llm_error(llm_runner, tm
 
 
 def test_run_bomb_cli_with_llm_agents(tmp_path, monkeypatch):
-    """`belief run bomb --agents llm --base-url URL --model NAME`, once the runner has the llm hook."""
-    from belief.agents import bomb_runner
+    """`belief run bomb --agents llm --base-url URL --model NAME` end to end over the loopback server."""
     from belief.cli import app
 
-    if "llm" not in bomb_runner.AGENT_KINDS:
-        pytest.skip("belief run bomb has no 'llm' agent kind yet (hook pending in agents/bomb_runner.py)")
     with FakeOpenAI(responder=scripted_player) as srv:
         r = CliRunner().invoke(app, ["run", "bomb", "--agents", "llm", "--base-url", srv.base_url, "--model", "fake",
                                      "--episodes", "1", "--max-rounds", "3", "--out", str(tmp_path), "--json",
                                      "--no-progress"])
+        seen = srv.count
     assert r.exit_code == 0, r.output
+    figures = json.loads(r.output.strip().splitlines()[-1])
+    assert figures["episodes"] == 1 and figures["llm_usage"]["requests"] == seen > 0
+    assert (tmp_path / "bomb_0.answers.jsonl").exists()
     bomb_llm._SHARED.clear()
     bomb_llm._DEFAULTS.clear()
