@@ -33,7 +33,6 @@ Messages are attached to the next ``step`` with :meth:`raw_env.say`.
 from __future__ import annotations
 
 import functools
-import string
 
 import numpy as np
 from gymnasium import spaces
@@ -44,16 +43,16 @@ from pettingzoo.utils.conversions import aec_to_parallel
 from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
                                   unrecognised_feedback)
 from belief.envs.bomb_text import parse_message_facts
+from belief.envs.text_spaces import printable, text_observation_space
 from belief.trace import Action, Effect, Trace
 
 TEXT_MAX = 8192
 OBS_LEN = 9
 N_ACTIONS = 10
-_PRINTABLE = set(string.printable)
 
 
 def _printable(s: str, limit: int = 1000) -> str:
-    return "".join(ch if ch in _PRINTABLE else "?" for ch in (s or ""))[:limit]
+    return printable(s, limit)
 
 
 def env(**kwargs):
@@ -88,11 +87,7 @@ class raw_env(AECEnv):
     # --- spaces ----------------------------------------------------------------------------------
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent):
-        return spaces.Dict({
-            "observation": spaces.Box(0, 255, (OBS_LEN,), np.int64),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-            "text": spaces.Text(max_length=TEXT_MAX, min_length=0, charset=string.printable),
-        })
+        return text_observation_space(spaces.Box(0, 255, (OBS_LEN,), np.int64), N_ACTIONS, TEXT_MAX)
 
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent):

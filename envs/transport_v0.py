@@ -39,7 +39,6 @@ An action is the slot index; ``send message`` takes its text as ``(index, text)`
 from __future__ import annotations
 
 import functools
-import string
 
 import numpy as np
 from gymnasium import spaces
@@ -47,6 +46,7 @@ from pettingzoo import ParallelEnv
 
 from belief.envs import transport_world as tw
 from belief.envs.transport_tokens import count_tokens
+from belief.envs.text_spaces import printable, text_observation_space
 from belief.trace import Action, Content, Effect, Enter, Observe, Set, Tell, Trace
 
 AGENT_NAMES = ("alice", "bob")
@@ -62,11 +62,10 @@ A_GRASP = A_EXPLORE + 1
 A_PUT = A_GRASP + N_TARGET_SLOTS + N_CONTAINER_SLOTS
 A_TRANSPORT = A_PUT + N_TARGET_SLOTS * N_CONTAINER_SLOTS
 N_ACTIONS = A_TRANSPORT + 1
-_PRINTABLE = set(string.printable)
 
 
 def _printable(s: str, limit: int = TEXT_MAX) -> str:
-    return "".join(ch if ch in _PRINTABLE else "?" for ch in (s or ""))[:limit]
+    return printable(s, limit)
 
 
 def env(**kwargs):
@@ -101,11 +100,7 @@ class raw_env(ParallelEnv):
     # --- spaces --------------------------------------------------------------------------------
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent):
-        return spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32),
-            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-            "text": spaces.Text(max_length=TEXT_MAX, min_length=0, charset=string.printable),
-        })
+        return text_observation_space(spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), N_ACTIONS, TEXT_MAX)
 
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent):
