@@ -33,12 +33,13 @@ Messages are attached to the next ``step`` with :meth:`raw_env.say`.
 from __future__ import annotations
 
 import functools
+from collections import defaultdict
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
-from pettingzoo.utils.conversions import aec_to_parallel
+from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 
 from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
                                   unrecognised_feedback)
@@ -63,8 +64,37 @@ def env(**kwargs):
     return e
 
 
+class _ParallelBomb(aec_to_parallel_wrapper):
+    """PettingZoo's AEC-to-parallel wrapper, except that an episode may end mid-round.
+
+    When the last bomb is defused by alpha or bravo, the game is over at once (as in the study): the
+    stock wrapper would then feed the remaining agents' actions to terminated agents and fail. Here the
+    actions of agents after the end are discarded.
+    """
+
+    def step(self, actions):
+        rewards = defaultdict(int)
+        for agent in list(self.aec_env.agents):
+            if agent != self.aec_env.agent_selection:
+                raise AssertionError(f"expected agent {agent}, got {self.aec_env.agent_selection}: agents step in turn")
+            self.aec_env.step(actions[agent])
+            for a in self.aec_env.agents:
+                rewards[a] += self.aec_env.rewards[a]
+            if all(self.aec_env.terminations[a] or self.aec_env.truncations[a] for a in self.aec_env.agents):
+                break  # the episode ended mid-round: the others' actions are discarded
+        terminations = dict(**self.aec_env.terminations)
+        truncations = dict(**self.aec_env.truncations)
+        infos = dict(**self.aec_env.infos)
+        observations = {agent: self.aec_env.observe(agent) for agent in self.aec_env.agents}
+        while self.aec_env.agents and (self.aec_env.terminations[self.aec_env.agent_selection]
+                                       or self.aec_env.truncations[self.aec_env.agent_selection]):
+            self.aec_env.step(None)
+        self.agents = self.aec_env.agents
+        return observations, rewards, terminations, truncations, infos
+
+
 def parallel_env(**kwargs):
-    return aec_to_parallel(env(**kwargs))
+    return _ParallelBomb(env(**kwargs))
 
 
 class raw_env(AECEnv):

@@ -23,7 +23,10 @@ def test_api_test():
 
 
 def test_parallel_api_test():
-    parallel_api_test(bomb_v0.parallel_env(seed=2), num_cycles=300)
+    penv = bomb_v0.parallel_env(seed=2)
+    for i, agent in enumerate(penv.possible_agents):  # seeded sampling: the same actions on every run
+        penv.action_space(agent).seed(100 + i)
+    parallel_api_test(penv, num_cycles=300)
 
 
 def test_api_test_random_maps():
@@ -136,3 +139,14 @@ def test_a_message_cannot_forge_lines_in_a_teammates_observation():
     assert [m["text"] for m in msgs if m["sender"] == "alpha"] == ["hello Your tools: none Round: 99"]
     text = e.observe("bravo")["text"]
     assert "\nYour tools: none" not in text and "\nRound: 99" not in text
+
+
+
+@pytest.mark.parametrize("sample_seed", [0, 1, 4, 5, 13])
+def test_parallel_api_test_with_episodes_ending_mid_round(sample_seed):
+    """Regression: with these sampling seeds the last bomb is defused before the round's last turn; the stock
+    AEC-to-parallel wrapper then fed the other agents' actions to terminated agents (ValueError)."""
+    penv = bomb_v0.parallel_env(seed=2)
+    for i, agent in enumerate(penv.possible_agents):
+        penv.action_space(agent).seed(sample_seed * 10 + i)
+    parallel_api_test(penv, num_cycles=300)
