@@ -18,7 +18,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from belief.testing.traces import traces  # noqa: F401  (re-exported: random consistent traces)
-from belief.formula import INFIX_PREDICATES, RESERVED, Atom, Believes, Fact, Not, Unsure, Var
+from belief.formula import INFIX_PREDICATES, RESERVED, Atom, Fact, Stance, Var, compose
 
 _FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _REST = _FIRST + "-"
@@ -57,19 +57,16 @@ def formulas(agents: list[str] | None = None, entities: list[str] | None = None,
     agent = terms(allow_variables, agents)
     atom = atoms(entities, predicates, allow_variables)
 
-    def build(chain, kind, a):
-        if kind == "unsure" and chain:
-            f = Unsure(chain[-1], a)
-            chain = chain[:-1]
-        elif kind == "not":
-            f = Not(a)
-        else:
-            f = a
-        for ag in reversed(chain):
-            f = Believes(ag, f)
-        return f
+    return st.builds(_compose, st.lists(agent, max_size=max_depth), st.sampled_from(["atom", "not", "unsure"]), atom)
 
-    return st.builds(build, st.lists(agent, max_size=max_depth), st.sampled_from(["atom", "not", "unsure"]), atom)
+
+_STANCES = {"atom": Stance.BELIEVES, "not": Stance.BELIEVES_NOT, "unsure": Stance.UNSURE}
+
+
+def _compose(chain, kind, atom):
+    """A normal-form formula; UNSURE needs an agent, so with an empty chain it falls back to the atom."""
+    stance = _STANCES[kind] if (kind != "unsure" or chain) else Stance.BELIEVES
+    return compose(tuple(chain), stance, atom)
 
 
 def probabilities():
@@ -94,17 +91,5 @@ def located_facts(agents: list[str], objects: list[str], places: list[str], max_
     """Facts ``a1 BELIEVE … obj IN place`` (possibly NOT / UNSURE) over a fixed world: for store tests."""
     atom = st.builds(lambda o, p: Atom("in", (o, p)), st.sampled_from(objects), st.sampled_from(places))
 
-    def build(chain, kind, a, prob):
-        if kind == "unsure" and chain:
-            f = Unsure(chain[-1], a)
-            rest = chain[:-1]
-        elif kind == "not":
-            f, rest = Not(a), chain
-        else:
-            f, rest = a, chain
-        for ag in reversed(rest):
-            f = Believes(ag, f)
-        return Fact(f, prob)
-
-    return st.builds(build, st.lists(st.sampled_from(agents), max_size=max_depth),
+    return st.builds(lambda chain, kind, a, prob: Fact(_compose(chain, kind, a), prob), st.lists(st.sampled_from(agents), max_size=max_depth),
                      st.sampled_from(["atom", "atom", "not", "unsure"]), atom, probabilities())
