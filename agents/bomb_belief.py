@@ -18,7 +18,7 @@ action results, messages delivered to it); it never reads the world, the trace o
 
 from __future__ import annotations
 
-from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
+from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table
 from belief.envs.bomb_text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
 from belief.envs.bomb_tom import Epistemics, _fact_text
 

@@ -19,7 +19,7 @@ helpers write facts in a form this parser reads back exactly.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from belief.envs.bomb_map import COLOURS, action_table, bomb_name, room_name, unrecognised_feedback
 

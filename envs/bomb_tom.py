@@ -42,7 +42,7 @@ and the belief agent fills its own copy from its own observations only.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from belief.envs.bomb_map import AGENTS, bomb_name, room_name
 

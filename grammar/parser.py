@@ -338,7 +338,7 @@ def parse_readable_document(text: str, *, source: str | None = None) -> list[Fac
     """Many readable facts, one per line.  On error every bad line is reported (``all_errors``)."""
     try:
         return _run(readable_parser(), text, "readable", source, "document")
-    except BeliefError as first:
+    except BeliefError:
         errors = _collect_line_errors(text, source)
         if not errors:  # pragma: no cover - the document parser and the line parser agree
             raise

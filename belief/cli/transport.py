@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.cli import llm_options
-from belief.cli.app import app, bench_app  # noqa: F401
+from belief.cli.app import bench_app
 from belief.llm_client import LLMError
 
 out = Console(highlight=False, soft_wrap=True)

@@ -33,7 +33,6 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
     rooms = ROOMS[:n_rooms]
     loc = {a: None for a in agents}
     obj_loc: dict = {}
-    box_room = {b: r for r in rooms for b in BOXES[r]}
     tr = Trace()
     chapter = 1
     for op, x, y, z in steps:
