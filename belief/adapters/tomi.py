@@ -11,8 +11,23 @@ Questions: ``Where was the O at the beginning?`` (memory), ``Where is the O real
 ``Where will A look for the O?`` (first order), ``Where does A think that B searches for the O?``
 (second order). Anything else is an :class:`AdapterError` naming the file and line.
 
-A statement "The O is in the C." is visible in the room that holds C (if known) or else in the room the
-story is currently about (the room most recently entered).
+Where a container is. A statement "The O is in the C." is visible in the room that holds C, and the
+story never says which room that is: it is decided from the whole story (two passes: the first replays
+who is where and records every action on a container, the second places the containers). A container
+stays in one room for the whole story (as in ToMi), decided once, by the first rule that applies:
+
+1. C is itself a room of the story (entered, exited or "A is in the C"): that room.
+2. Somebody acts on C somewhere in the story: an agent moves an object into C, or moves out of C an
+   object that the story had put in C. An agent acts on what is in its own room, so C is in the room
+   where that agent is at that moment; the first such action in the story decides.
+3. Otherwise, at C's first statement: the room holding the most agents at that moment (the scene the
+   story is about; a bystander who just went elsewhere is outnumbered); on a tie, the tied room in which
+   the next move of the story happens; on a further tie, the tied room entered most recently.
+4. Nobody is in any room at that statement: the room most recently entered before it, else the first
+   room entered after it; a story without any room is an :class:`AdapterError`.
+
+So the last ``entered`` line is only a last resort: in ToMi a third agent may enter another room just
+before the statement, and the object's room is where the agents who later act on it are.
 """
 
 from __future__ import annotations
@@ -103,36 +118,105 @@ def read_examples(path, trace_path=None) -> list[Example]:
     return examples
 
 
-def story_to_trace(story: list, source: str) -> Trace:
-    """Convert [(line, sentence)] to a Trace; AdapterError naming the line for an unknown sentence."""
-    trace = Trace(meta={"dataset": "tomi", "source": source})
-    scene: Optional[str] = None
-    container_room: dict[str, str] = {}
+def _parse(story: list, source: str) -> list:
+    """[(line, sentence)] -> [(line, text, kind, groups)]; AdapterError naming the line for an unknown sentence."""
+    out = []
     for ln, text in story:
         for kind, rx in SENTENCES:
             m = rx.match(text)
             if m:
+                out.append((ln, text, kind, m.groups()))
                 break
         else:
             raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {text!r}")
+    return out
+
+
+def container_rooms(story: list, source: str = "<story>") -> dict[str, str]:
+    """The room of every container named by a statement of ``story`` ([(line, sentence)]), by the rules of
+    the module docstring."""
+    return _container_rooms(_parse(story, source), source)
+
+
+def _container_rooms(parsed: list, source: str) -> dict[str, str]:
+    """Pass one replays the agents' rooms and records, per container, the rooms where agents act on it
+    and the occupancy at its first statement; pass two applies the rules in order."""
+    rooms = {g[1] for _, _, kind, g in parsed if kind in ("enter", "exit", "agent_in")}
+    loc: dict[str, Optional[str]] = {}      # agent -> room (None: in no room)
+    last_entry: dict[str, int] = {}         # room -> position of its last entry
+    obj_in: dict[str, str] = {}             # object -> container, as the story tells it
+    acted: dict[str, str] = {}              # container -> room of the first action on it
+    first_stmt: dict[str, tuple] = {}       # container -> (position, line, text, occupancy, last entries)
+    move_rooms: list = []                   # (position, room of the mover)
+    for pos, (ln, text, kind, g) in enumerate(parsed):
+        if kind in ("enter", "agent_in"):
+            a, room = g
+            loc[a] = room
+            last_entry[room] = pos
+        elif kind == "exit":
+            loc[g[0]] = None
+        elif kind == "move":
+            a, o, c = g
+            here = loc.get(a)
+            if here is not None:
+                move_rooms.append((pos, here))
+                for cont in (obj_in.get(o), c):
+                    if cont is not None:
+                        acted.setdefault(cont, here)
+            obj_in[o] = c
+        elif kind == "statement":
+            o, c = g
+            obj_in[o] = c
+            if c not in first_stmt:
+                occupancy: dict[str, list] = {}
+                for a, r in loc.items():
+                    if r is not None:
+                        occupancy.setdefault(r, []).append(a)
+                first_stmt[c] = (pos, ln, text, occupancy, dict(last_entry))
+    out: dict[str, str] = {}
+    for c, (pos, ln, text, occupancy, entries) in first_stmt.items():
+        if c in rooms:
+            out[c] = c
+        elif c in acted:
+            out[c] = acted[c]
+        elif occupancy:
+            most = max(len(v) for v in occupancy.values())
+            tied = [r for r, v in occupancy.items() if len(v) == most]
+            if len(tied) > 1:
+                nxt = next((r for p, r in move_rooms if p > pos and r in tied), None)
+                if nxt is not None:
+                    tied = [nxt]
+            out[c] = max(tied, key=lambda r: entries.get(r, -1))
+        elif entries:
+            out[c] = max(entries, key=lambda r: entries[r])
+        else:
+            later = next((g[1] for _, _, kind, g in parsed[pos + 1:] if kind in ("enter", "agent_in")), None)
+            if later is None:
+                raise AdapterError(f"{source}:{ln}: {text!r}: no room is known for the {c} "
+                                   "(nobody enters any room)")
+            out[c] = later
+    return out
+
+
+def story_to_trace(story: list, source: str) -> Trace:
+    """Convert [(line, sentence)] to a Trace; AdapterError naming the line for an unknown sentence."""
+    trace = Trace(meta={"dataset": "tomi", "source": source})
+    parsed = _parse(story, source)
+    where = _container_rooms(parsed, source)
+    for ln, text, kind, g in parsed:
         common = {"source": source, "source_line": ln}
         if kind in ("enter", "agent_in"):
-            a, room = m.groups()
-            scene = room
+            a, room = g
             trace.append(Enter(agents=(a,), room=room, **common))
         elif kind == "exit":
-            a, room = m.groups()
+            a, room = g
             trace.append(Exit(agents=(a,), room=room, **common))
         elif kind == "move":
-            a, o, c = m.groups()
+            a, o, c = g
             trace.append(Move(agent=a, object=o, to=c, **common))
         elif kind == "statement":
-            o, c = m.groups()
-            room = container_room.get(c, scene)
-            if room is None:
-                raise AdapterError(f"{source}:{ln}: {text!r}: no room is known yet for the {c}")
-            container_room.setdefault(c, room)
-            trace.append(Statement(subject=(o,), value=c, room=room, **common))
+            o, c = g
+            trace.append(Statement(subject=(o,), value=c, room=where[c], **common))
         else:
             trace.append(Noise(text=text, **common))
     return trace
@@ -183,4 +267,4 @@ def grade(path, trace_path=None, policy="strict-truthful") -> Report:
     return Report("tomi", out, groups={"by_story_type": "story_type"})
 
 
-__all__ = ["Example", "coarse_type", "grade", "read_examples", "story_to_trace"]
+__all__ = ["Example", "coarse_type", "container_rooms", "grade", "read_examples", "story_to_trace"]
