@@ -1,3 +1,3 @@
-from belief.cli import main
+from belief.app.cli import main
 
 main()

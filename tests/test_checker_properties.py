@@ -209,7 +209,7 @@ def test_present_agents_believe_the_result(steps, n_agents):
 
 def test_bitset_path_agrees_on_a_long_trace():
     """A longer trace where the galloping search gives up and the bitset intersection answers."""
-    from belief.bench_checker import make_trace
+    from belief.app.bench_checker import make_trace
 
     trace = make_trace(agents=5, rooms=3, events=1500, objects=3, seed=7)
     fast = check(trace)

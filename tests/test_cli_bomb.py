@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from belief.cli import app
+from belief.app.cli import app
 
 runner = CliRunner()
 

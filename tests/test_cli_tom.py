@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from belief.cli import app
+from belief.app.cli import app
 
 FIX = Path(__file__).parent / "fixtures"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -74,7 +74,7 @@ def test_bench_checker_small():
 
 def test_subprocess_last_line_is_json(tmp_path):
     """Through a pipe (not a terminal): nothing but the table and the JSON line on stdout."""
-    p = subprocess.run([sys.executable, "-c", "from belief.cli import main; main()", "bench", "checker",
+    p = subprocess.run([sys.executable, "-c", "from belief.app.cli import main; main()", "bench", "checker",
                         "--events", "300", "--queries", "300", "--rooms", "1"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr

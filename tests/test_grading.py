@@ -40,7 +40,7 @@ def test_grade_errors(tmp_path):
         grade(_qs(), [{"answer": "yes"}])
     bad = tmp_path / "a.jsonl"
     bad.write_text("{not json\n")
-    from belief.agents.bomb_runner import run_episode
+    from belief.app.bomb_runner import run_episode
 
     m = run_episode("belief", 0, out=tmp_path)
     with pytest.raises(GradingError, match="a.jsonl:1"):

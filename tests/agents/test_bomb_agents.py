@@ -3,7 +3,7 @@ import inspect
 import pytest
 
 from belief.agents import bomb_belief
-from belief.agents.bomb_runner import run_episode
+from belief.app.bomb_runner import run_episode
 from belief.grading import grade
 
 

@@ -157,7 +157,7 @@ def test_planner_from_a_belief_store_and_its_fallback():
 
 
 def test_run_episode_tracks_beliefs_exactly_and_messages_little(tmp_path):
-    from belief.transport_bench import run_episode
+    from belief.app.transport_bench import run_episode
 
     r = run_episode(13, "cobel", "greedy", trace_path=str(tmp_path / "t.jsonl"))
     assert r["transport_rate"] > 0
@@ -171,7 +171,7 @@ def test_run_episode_tracks_beliefs_exactly_and_messages_little(tmp_path):
 def test_cli_bench_transport_last_line_is_json(tmp_path):
     from typer.testing import CliRunner
 
-    from belief.cli import app
+    from belief.app.cli import app
 
     res = CliRunner().invoke(app, ["bench", "transport", "--episodes-subset", "12", "--agents", "cobel,rule",
                                    "--planner", "greedy", "--workers", "1", "--plot", str(tmp_path / "p.png")])
@@ -206,7 +206,7 @@ def test_llm_message_writer_keeps_facts_and_falls_back_offline():
 
 _BENCH_SNIPPET = """
 import json
-from belief.transport_bench import bench, to_json_line
+from belief.app.transport_bench import bench, to_json_line
 s = bench([0, 12], ("always", "cobel"), workers=1)
 for r in s["results"]:
     r["planner"].pop("seconds")
@@ -235,7 +235,7 @@ def test_cli_transport_bad_output_paths_are_one_error_line(tmp_path):
     missing directory, and an empty --episodes-subset gave raw tracebacks (or a silent 0-episode run)."""
     from typer.testing import CliRunner
 
-    from belief.cli import app
+    from belief.app.cli import app
 
     base = ["bench", "transport", "--episodes-subset", "0", "--agents", "rule", "--workers", "1"]
     missing = tmp_path / "no" / "such"
@@ -260,7 +260,7 @@ def test_bench_feeds_each_view_to_update_once(monkeypatch):
     from collections import Counter
 
     import belief.agents.transport_cobel as tc
-    from belief.transport_bench import run_episode
+    from belief.app.transport_bench import run_episode
 
     seen = Counter()
     orig = tc.update

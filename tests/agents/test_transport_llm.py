@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from belief.agents import transport_cobel as tc
 from belief.agents.transport_llm import TransportLLM
-from belief.cli import app
+from belief.app.cli import app
 from belief.envs import transport_v0 as tv
 from belief.llm_client import LLMClient, LLMConfig
 from belief.testing.llm_server import FakeOpenAI, last_user_text
-from belief.transport_bench import run_episode
+from belief.app.transport_bench import run_episode
 
 
 @pytest.fixture(autouse=True)

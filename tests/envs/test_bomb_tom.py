@@ -102,7 +102,7 @@ def test_message_makes_teammates_aware():
 
 
 def test_questions_pure_and_complete(tmp_path):
-    from belief.agents.bomb_runner import run_episode
+    from belief.app.bomb_runner import run_episode
 
     m = run_episode("belief", 2, out=tmp_path)
     trace = Trace.read(m["files"]["trace"])

@@ -95,7 +95,7 @@ def test_belief_state_is_built_from_own_view_and_messages_only(fake, client_for)
 @pytest.fixture
 def llm_runner(monkeypatch):
     """The runner with the 'llm' kind routed to make_llm_agent (the one-line hook, applied for the test)."""
-    from belief.agents import bomb_runner
+    from belief.app import bomb_runner
 
     orig = bomb_runner.make_agent
 
@@ -122,7 +122,7 @@ def test_episode_end_to_end_with_grading(llm_runner, tmp_path):
     assert srv.count <= n_actions * 3 + m["questions"]
     answers = [json.loads(l) for l in open(m["files"]["answers"])]
     assert len(answers) == m["questions"] and all(a["answer"] for a in answers)
-    from belief.cli import app
+    from belief.app.cli import app
 
     r = CliRunner().invoke(app, ["grade", m["files"]["trace"], m["files"]["answers"], "--json"])
     assert r.exit_code == 0, r.output
@@ -142,7 +142,7 @@ def test_unreachable_endpoint_stops_the_episode_with_an_llm_error(llm_runner, tm
 
 def test_run_bomb_cli_with_llm_agents(tmp_path, monkeypatch):
     """`belief run bomb --agents llm --base-url URL --model NAME` end to end over the loopback server."""
-    from belief.cli import app
+    from belief.app.cli import app
 
     with FakeOpenAI(responder=scripted_player) as srv:
         r = CliRunner().invoke(app, ["run", "bomb", "--agents", "llm", "--base-url", srv.base_url, "--model", "fake",

@@ -6,7 +6,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from belief.cli import app
+from belief.app.cli import app
 from belief.testing.llm_server import FakeOpenAI
 
 OBS = ("Results: You inspected Bomb 2. Its remaining sequence is Green, Blue.\n"

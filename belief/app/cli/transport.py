@@ -18,8 +18,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belief.cli import llm_options
-from belief.cli.app import bench_app
+from belief.app.cli import llm_options
+from belief.app.cli.app import bench_app
 from belief.llm_client import LLMError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -32,7 +32,7 @@ def _fail(message: str, code: int = 2):
 
 
 def _agents(text: str) -> list:
-    from belief.transport_bench import AGENT_TYPES
+    from belief.app.transport_bench import AGENT_TYPES
 
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     bad = [k for k in kinds if k not in AGENT_TYPES]
@@ -124,7 +124,7 @@ def bench_transport(
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
     from belief.agents.transport_planner import ENGINES
     from belief.envs.transport_world import parse_subset
-    from belief.transport_bench import bench, plot as draw, to_json_line
+    from belief.app.transport_bench import bench, plot as draw, to_json_line
 
     try:
         eps = parse_subset(episodes_subset)
@@ -165,7 +165,7 @@ def bench_transport(
 
 
 try:  # `belief run transport`, on the run sub-app that the bomb commands create
-    from belief.cli.bomb import run_app
+    from belief.app.cli.bomb import run_app
 except ImportError:  # pragma: no cover - the bomb CLI is not installed
     run_app = None
 
@@ -187,7 +187,7 @@ if run_app is not None:
         llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
     ):
         """Play one transport_v0 episode and print its figures."""
-        from belief.transport_bench import run_episode
+        from belief.app.transport_bench import run_episode
 
         kinds = _agents(agents)
         if len(kinds) != 1:

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from belief.cli.app import app
+from belief.app.cli.app import app
 
 
 def _err(message: str) -> None:

@@ -16,8 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belief.cli import llm_options
-from belief.cli.app import app
+from belief.app.cli import llm_options
+from belief.app.cli.app import app
 from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -60,7 +60,7 @@ def run_bomb(
     """Play bomb_v0 episodes; print Table 1 (score, rounds, valid action %) and ToM accuracy (Table 2)."""
     from rich.progress import Progress
 
-    from belief.agents.bomb_runner import AGENT_KINDS, run_episode
+    from belief.app.bomb_runner import AGENT_KINDS, run_episode
     from belief.grading import LEVEL_TITLES, LEVELS, Report, grade
 
     kinds = [k.strip() for k in agents.split(",") if k.strip()]

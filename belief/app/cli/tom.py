@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belief.cli.app import app, bench_app
+from belief.app.cli.app import app, bench_app
 from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -124,7 +124,7 @@ def bench_checker_cmd(
     policy: str = typer.Option("strict-truthful", "--policy"),
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
-    from belief import bench_checker
+    from belief.app import bench_checker
     from belief.policies import get_policy
 
     try:

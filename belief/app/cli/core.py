@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from belief.cli.app import app, bench_app
+from belief.app.cli.app import app, bench_app
 from belief.errors import BeliefError, BeliefSyntaxError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -120,7 +120,7 @@ def demo_cmd(
     scenario: str = typer.Option("sally-anne", help="Built-in example scenario or a scenario file."),
 ):
     """Parse a small scenario, show every agent's beliefs per perspective chain, answer its ToM queries."""
-    from belief.demo import run_demo
+    from belief.app.demo import run_demo
 
     try:
         run_demo(scenario, out)
@@ -137,6 +137,6 @@ def bench_parse_cmd(
     repeat: int = typer.Option(3, help="Runs per form; the best is reported (as timeit does)."),
 ):
     """Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."""
-    from belief.bench import bench_parse
+    from belief.app.bench_parse import bench_parse
 
     print(json.dumps(bench_parse(facts, seed, repeat)))

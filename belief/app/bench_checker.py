@@ -29,7 +29,7 @@ def make_trace(agents: int = 10, rooms: int = 5, events: int = 100_000, objects:
     objs = [f"obj{i}" for i in range(objects)]
     loc: dict[str, Optional[str]] = {a: None for a in names}
     present: dict[str, list] = {r: [] for r in room_names}
-    trace = Trace(meta={"generator": "belief.bench_checker", "seed": seed, "agents": agents, "rooms": rooms})
+    trace = Trace(meta={"generator": "belief.app.bench_checker", "seed": seed, "agents": agents, "rooms": rooms})
     evs = trace._events  # trusted fast path: events are built with their index already set
     t = 0
     for o in objs:  # initial placement, unobserved (nobody is in any room yet)
