@@ -7,12 +7,15 @@ Events are pydantic v2 models, a discriminated union on ``kind``::
     move       an agent moves an object to a container/location (change of the ``in`` fluent)
     set        a generic functional fluent takes a value (``pred(subject...) = value``)
     statement  a fact made visible to everyone in a room ("The apple is in the box.")
-    observe    named agents privately observe a fluent's current value (peeking)
+    observe    named agents observe fluents' current values (peeking; optionally witnessed by others,
+               optionally only by the chains that believed a condition)
+    possible   a possible change: observers see that fluents may have changed, without the outcome
     tell       a private message: sender -> recipients, content facts
     announce   a public message: sender -> everyone who can hear (or an explicit audience)
     noop       an agent stays / does nothing observable
     noise      a sentence without any effect on the world
-    action     an environment-specific action with explicit fluent effects
+    action     an environment-specific action with explicit fluent effects (``params`` is metadata
+               for people and question samplers; the checker reads only ``effects``/``visible_to``)
 
 Every event carries ``t`` (its index in the trace), an optional ``room`` (when omitted it is derived
 from the actor's location by the checker, so observer sets are never hand-written), an optional
@@ -173,21 +176,75 @@ class Statement(_Event):
         return f"the {' '.join(self.subject)} is {self.predicate} the {self.value} (seen in the {self.room})"
 
 
+class Condition(BaseModel):
+    """Who draws a conclusion: the chains whose value of ``fluent`` (just before the event) is one of ``values``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fluent: tuple[str, ...] = Field(min_length=2)
+    values: tuple[str, ...] = Field(min_length=1)
+
+
 class Observe(_Event):
-    """Named agents privately observe the current value of fluents (no change of the world)."""
+    """Named agents observe the current value of fluents (no change of the world).
+
+    ``agents`` see the values together (every chain over them holds them). ``witnesses`` (a superset,
+    optional) know that ``agents`` looked, without seeing the values: "Bravo sees Alpha walk into Room 5,
+    so Bravo knows Alpha now knows what Room 5 holds". ``values`` (one per fluent) are the values seen;
+    they may be omitted in a global trace (the current real values are meant) and are masked in a private
+    trace for fluents the agent did not see. ``given`` restricts the observation to the chains that
+    believed one of the condition's values just before, e.g. "whoever thought Bomb 3 was in Room 5 and
+    now sees Room 5 empty learns that Bomb 3 is defused".
+    """
 
     kind: Literal["observe"] = "observe"
     agents: tuple[str, ...] = Field(min_length=1)
     fluents: tuple[tuple[str, ...], ...] = Field(min_length=1)
+    values: Optional[tuple[Optional[str], ...]] = None
+    witnesses: Optional[tuple[str, ...]] = None
+    given: Optional[Condition] = None
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
+
+    @model_validator(mode="after")
+    def _check_shapes(self):
+        if self.values is not None and len(self.values) != len(self.fluents):
+            raise ValueError(f"observe: {len(self.values)} values for {len(self.fluents)} fluents")
+        return self
 
     @property
     def actors(self):
         return self.agents
 
     def describe(self):
-        return f"{_names(self.agents)} observed " + ", ".join("(" + " ".join(f) + ")" for f in self.fluents)
+        shown = ", ".join("(" + " ".join(f) + ")" + (f" = {v}" if v is not None else "")
+                          for f, v in zip(self.fluents, self.values or (None,) * len(self.fluents)))
+        cond = (f" (those who thought {' '.join(self.given.fluent)} was {' or '.join(self.given.values)})"
+                if self.given else "")
+        return f"{_names(self.agents)} observed {shown}{cond}"
+
+
+class Possible(_Event):
+    """A possible change that leaves reality alone: ``observers`` see that ``fluents`` may have changed.
+
+    Every chain over ``observers`` becomes unsure of those fluents, except the solo chain of ``agent`` (the
+    actor knows what it did; what it learned comes as its own event). Environments emit it when an agent
+    acts where others cannot see the outcome but know it could have changed something, e.g. a teammate
+    who stays in a bomb's room and holds the cutter for the bomb's next phase.
+    """
+
+    kind: Literal["possible"] = "possible"
+    agent: Optional[str] = None
+    observers: tuple[str, ...] = Field(min_length=1)
+    fluents: tuple[tuple[str, ...], ...] = Field(min_length=1)
+
+    @property
+    def actors(self):
+        return (self.agent,) if self.agent else ()
+
+    def describe(self):
+        who = f"{self.agent} may have changed " if self.agent else "possibly changed: "
+        return who + ", ".join("(" + " ".join(f) + ")" for f in self.fluents) + f" (seen by {_names(self.observers)})"
 
 
 class Content(BaseModel):
@@ -349,11 +406,11 @@ class Action(_Event):
 
 
 Event = Annotated[
-    Union[Enter, Exit, Move, Set, Statement, Observe, Tell, Announce, Noop, Noise, Action],
+    Union[Enter, Exit, Move, Set, Statement, Observe, Possible, Tell, Announce, Noop, Noise, Action],
     Field(discriminator="kind"),
 ]
-EVENT_KINDS = ("enter", "exit", "move", "set", "statement", "observe", "tell", "announce", "noop", "noise",
-               "action")
+EVENT_KINDS = ("enter", "exit", "move", "set", "statement", "observe", "possible", "tell", "announce", "noop",
+               "noise", "action")
 _EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
 
 
@@ -451,8 +508,9 @@ class Trace:
             for name in ("recipients", "audience"):
                 for a in getattr(e, name, None) or ():
                     seen.setdefault(a, None)
-            for a in getattr(e, "visible_to", None) or ():
-                seen.setdefault(a, None)
+            for name in ("visible_to", "witnesses", "observers"):
+                for a in getattr(e, name, None) or ():
+                    seen.setdefault(a, None)
         return list(seen)
 
     # --- JSONL -------------------------------------------------------------------------------
@@ -511,5 +569,6 @@ class Trace:
 
 __all__ = [
     "SCHEMA_VERSION", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
+    "Condition", "Possible",
     "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
 ]

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belief.checker import GroundTruth, check
+from belief.truth_index import is_marker
 from belief.formula import normalize_chain
 from belief.testing.traces import AGENTS, BOXES, OBJECTS, ROOMS, build_trace, steps_st  # noqa: F401
 from belief.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Observe, Statement, Tell, Trace  # noqa: F401
@@ -30,15 +31,26 @@ def all_chains(agents, depth):
     return sorted(out)
 
 
+UNSURE_ = "<unsure>"
+OPAQUE_ = "<unseen>"
+
+
 class Reference:
-    """Strict observation + policies, written the naive way: a dict over every (chain, fluent)."""
+    """Strict observation + policies + knowledge, written the naive way: a dict over every (chain, fluent).
+
+    Every update is also kept as a record (observers, witnesses, value, change?, condition, excluded
+    actor) so that knowledge is decided by scanning the whole history, chain by chain.
+    """
 
     def __init__(self, agents, depth, policy):
         self.agents = list(agents)
         self.chains = all_chains(agents, depth)
         self.policy = policy
-        self.beliefs: dict = {}
+        self.beliefs: dict = {}          # (chain, fluent) -> (value, t of the update)
         self.real: dict = {}
+        self.real_hist: dict = {}        # fluent -> [(t, value)]
+        self.change_t: dict = {}         # fluent -> [t]
+        self.records: dict = {}          # fluent -> [(t, M, W, value, change, cond, excl)]
         self.loc = {a: None for a in agents}
         self.fluent_room: dict = {}
         self.box_room: dict = {}
@@ -46,29 +58,69 @@ class Reference:
         self.chapters: dict = {}
         self.last_chapter = None
         self.snapshots: list = []
+        self.t = -1
 
-    def observe(self, group, f, v, except_solo=None):
+    def update(self, group, f, v, except_solo=None, witnesses=(), change=False, cond=None):
+        group = set(group)
+        prev = self.snapshots[-1] if self.snapshots else {}
         for c in self.chains:
-            if set(c) <= group and not (except_solo is not None and c == (except_solo,)):
-                self.beliefs[(c, f)] = v
+            if not set(c) <= group or (except_solo is not None and c == (except_solo,)):
+                continue
+            if cond is not None:
+                g, values = cond
+                held = self.resolve(g, prev.get((c, g)), self.t - 1)
+                if held not in values:
+                    continue
+            self.beliefs[(c, f)] = (v, self.t)
+        if group | set(witnesses):
+            self.records.setdefault(f, []).append(
+                (self.t, frozenset(group), frozenset(group | set(witnesses)), v, change, cond, except_solo))
 
     def occupants(self, room):
         return {a for a in self.agents if self.loc[a] == room}
 
-    def set_real(self, f, v, room):
+    def set_real(self, f, v, room, reveal=False, keep_room=False):
+        known = f in self.real
+        change = (v != self.real[f]) if known else not reveal
         self.real[f] = v
-        self.fluent_room[f] = room
+        self.real_hist.setdefault(f, []).append((self.t, v))
+        if change:
+            self.change_t.setdefault(f, []).append(self.t)
+        if not keep_room:
+            self.fluent_room[f] = room
+        return change
+
+    def reality_at(self, f, t):
+        out = None
+        for tt, v in self.real_hist.get(f, ()):
+            if tt <= t:
+                out = (v,)
+        return out
+
+    def changed(self, f, start, end):
+        return any(start < tt <= end for tt in self.change_t.get(f, ()))
+
+    def resolve(self, f, held, t):
+        """(value, t_u) -> the value now; OPAQUE names the real value when the trace knows it."""
+        if held is None:
+            return "<unknown>"
+        v, tu = held
+        if v == OPAQUE_:
+            r = self.reality_at(f, t) if not self.changed(f, tu, t) else self.reality_at(f, tu)
+            return r[0] if r is not None else OPAQUE_
+        return v
 
     def leave(self, a):
         r = self.loc[a]
         if r is None:
             return
         group = self.occupants(r)
-        self.set_real(("at", a), None, None)
-        self.observe(group, ("at", a), None)
+        ch = self.set_real(("at", a), None, None)
+        self.update(group, ("at", a), None, change=ch)
         self.loc[a] = None
 
     def step(self, ev):
+        self.t += 1
         k = ev.kind
         if ev.chapter is not None:
             self.last_chapter = ev.chapter
@@ -81,11 +133,11 @@ class Reference:
                 self.loc[a] = ev.room
             group = self.occupants(ev.room)
             for a in ev.agents:
-                self.set_real(("at", a), ev.room, ev.room)
-                self.observe(group, ("at", a), ev.room)
+                ch = self.set_real(("at", a), ev.room, ev.room)
+                self.update(group, ("at", a), ev.room, change=ch)
             for f, r in list(self.fluent_room.items()):
                 if r == ev.room and not (f[0] == "at" and f[1] in ev.agents):
-                    self.observe(group, f, self.real[f])
+                    self.update(group, f, self.real[f])
             if ev.chapter is not None:
                 self.chapters.setdefault(ev.chapter, [set(), {}])[0].update(ev.agents)
         elif k == "exit":
@@ -98,17 +150,30 @@ class Reference:
         elif k == "move":
             room = self.loc[ev.agent]
             dest = self.box_room.setdefault(ev.to, room)
-            self.set_real(("in", ev.object), ev.to, dest)
-            self.observe(self.occupants(room), ("in", ev.object), ev.to)
+            ch = self.set_real(("in", ev.object), ev.to, dest)
+            self.update(self.occupants(room), ("in", ev.object), ev.to, change=ch)
         elif k == "statement":
             self.rooms.add(ev.room)
             self.box_room[ev.value] = ev.room
             f = ("in", *ev.subject)
-            self.set_real(f, ev.value, ev.room)
-            self.observe(self.occupants(ev.room), f, ev.value)
+            ch = self.set_real(f, ev.value, ev.room)
+            self.update(self.occupants(ev.room), f, ev.value, change=ch)
         elif k == "observe":
+            cond = (tuple(ev.given.fluent), set(ev.given.values)) if ev.given else None
+            for i, f in enumerate(ev.fluents):
+                f = tuple(f)
+                change = False
+                if ev.values is not None and ev.values[i] is not None:
+                    v = ev.values[i]
+                    change = self.set_real(f, v, None, reveal=True, keep_room=True)
+                elif f in self.real:
+                    v = self.real[f]
+                else:
+                    v = OPAQUE_
+                self.update(set(ev.agents), f, v, witnesses=ev.witnesses or (), change=change, cond=cond)
+        elif k == "possible":
             for f in ev.fluents:
-                self.observe(set(ev.agents), tuple(f), self.real[tuple(f)])
+                self.update(set(ev.observers), tuple(f), UNSURE_, except_solo=ev.agent, change=True)
         elif k in ("tell", "announce"):
             s = ev.sender
             if k == "tell":
@@ -122,7 +187,7 @@ class Reference:
             for c in ev.content:
                 f, v = c.fluent, c.value
                 if self.policy == "strict-truthful":
-                    self.observe({s, *listeners}, f, v, except_solo=s)
+                    self.update({s, *listeners}, f, v, except_solo=s)
                 else:
                     ch = ev.chapter if ev.chapter is not None else self.last_chapter
                     parts, ranks = self.chapters.get(ch, [set(), {}])
@@ -130,10 +195,40 @@ class Reference:
                     for d in listeners:
                         trusts = d not in parts or (s in parts and ranks.get(d, inf) < ranks.get(s, inf))
                         if trusts:
-                            self.beliefs[((d,), f)] = v
-                            self.beliefs[(normalize_chain((d, s)), f)] = v
-                        self.beliefs[(normalize_chain((s, d)), f)] = v
+                            self.beliefs[((d,), f)] = (v, self.t)
+                            self.beliefs[(normalize_chain((d, s)), f)] = (v, self.t)
+                        self.beliefs[(normalize_chain((s, d)), f)] = (v, self.t)
         self.snapshots.append(dict(self.beliefs))
+
+    # --- queries, naively ---------------------------------------------------------------------
+    def value(self, c, f, t):
+        return self.resolve(f, self.snapshots[t].get((c, f)), t) if t >= 0 else "<unknown>"
+
+    def knows(self, c, f, t):
+        """Knowledge as the README defines it, decided by scanning every record of the fluent."""
+        if len(c) == 1:
+            held = self.snapshots[t].get((c, f))
+            if held is None or held[0] == UNSURE_:
+                return False
+            if held[0] == OPAQUE_:
+                return not self.changed(f, held[1], t)
+            r = self.reality_at(f, t)
+            return r is not None and r[0] == held[0]
+        if not self.knows(normalize_chain(c[1:]), f, t):
+            return False
+        rest = set(c[1:])
+        for (tr, m, w, v, change, cond, excl) in reversed(self.records.get(f, [])):
+            if tr > t or c[0] not in w:
+                continue
+            seen = rest <= m and not (excl is not None and rest == {excl})
+            if seen and cond is not None:
+                g, values = cond
+                seen = self.value(c, g, tr - 1) in values
+            if seen:
+                return v != UNSURE_
+            if change:
+                return False
+        return False
 
 
 def compare(trace, n_agents, depth, policy, rounds=None):
@@ -145,14 +240,18 @@ def compare(trace, n_agents, depth, policy, rounds=None):
     fluents = [("in", o) for o in OBJECTS] + [("at", a) for a in agents]
     for t, ev in enumerate(trace):
         ref.step(ev)
-        snap = ref.snapshots[-1]
         for c in ref.chains:
             for f in fluents:
-                want = snap.get((c, f), "<unknown>")
+                want = ref.value(c, f, t)
                 p = truth.lookup(c, f, at=t)
-                got = "<unknown>" if p is None else p.value
+                got = "<unknown>" if p is None else (f"<{p.value}>" if is_marker(p.value) else p.value)
                 assert got == want, (f"t={t} chain={c} fluent={f}: checker {got!r}, reference {want!r}\n"
                                      + "\n".join(f"{e.t}: {e.describe()}" for e in trace))
+                if policy == "strict-truthful" or len(c) == 1:
+                    k_want = ref.knows(c, f, t)
+                    k_got = truth.knows_chain(c, f, at=t)
+                    assert k_got == k_want, (f"t={t} chain={c} fluent={f}: knows {k_got}, reference {k_want}\n"
+                                             + "\n".join(f"{e.t}: {e.describe()}" for e in trace))
     return truth
 
 
@@ -184,7 +283,7 @@ def test_belief_is_a_value_the_fluent_really_had(steps, n_agents):
             had = {h.value for h in hist if h.t <= t}
             for c in all_chains(agents, 3):
                 p = truth.lookup(c, f, at=t)
-                if p is not None:
+                if p is not None and not is_marker(p.value):
                     assert p.value in had, (c, f, t, p.value, had)
 
 

@@ -2,8 +2,9 @@
 
 A trace is interpreted from a list of integer tuples, so hypothesis can shrink failures to short stories:
 enters (alone or in pairs, sometimes opening a new chapter), exits, moves into a box of the actor's room,
-statements, private observations, private tells and public announcements (truthful or not), noops and
-noise, over a small world of agents ``A..D``, rooms ``r0..r2`` with two boxes each, and two objects.
+statements, private observations (some witnessed by others, some only by those who believed a
+condition, some naming the value seen), possible changes, private tells and public announcements
+(truthful or not), noops and noise, over a small world of agents ``A..D``, rooms ``r0..r2`` with two boxes each, and two objects.
 
     from belief.testing.strategies import traces
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from belief.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Observe, Statement, Tell, Trace
+from belief.trace import (Announce, Condition, Content, Enter, Exit, Move, Noise, Noop, Observe, Possible, Statement,
+                          Tell, Trace)
 
 AGENTS = ["A", "B", "C", "D"]
 ROOMS = ["r0", "r1", "r2"]
@@ -38,7 +40,7 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
     for op, x, y, z in steps:
         a = agents[x % n_agents]
         inside = [b for b in agents if loc[b] is not None]
-        op %= 10
+        op %= N_OPS
         if op == 0 or (op in (1, 2, 5, 6, 7) and loc[a] is None):
             r = rooms[y % n_rooms]
             if z % 3 == 0:
@@ -97,13 +99,36 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
             b = inside[y % len(inside)]
             tr.append(Exit(agents=(b,), chapter=chapter))
             loc[b] = None
+        elif op == 10:
+            o = OBJECTS[y % len(OBJECTS)]
+            observers = tuple(b for b in agents if b == a or (z >> agents.index(b)) % 2)
+            tr.append(Possible(agent=a if z % 3 else None, observers=observers, fluents=(("in", o),)))
+        elif op == 11:
+            o = OBJECTS[y % len(OBJECTS)]
+            witnesses = tuple(b for b in agents if b == a or (z >> agents.index(b)) % 2)
+            kind = (z >> 5) % 4
+            if kind == 0:    # witnessed by others who do not see the value
+                tr.append(Observe(agents=(a,), fluents=(("in", o),), witnesses=witnesses))
+            elif kind == 1:  # only those who thought the object was in a given box see where it is
+                box = BOXES[rooms[y % n_rooms]][(z >> 7) % 2]
+                tr.append(Observe(agents=witnesses, fluents=(("in", o),),
+                                  given=Condition(fluent=("in", o), values=(box,))))
+            elif kind == 2 or o not in obj_loc:  # the value seen is named (as in a private trace)
+                box = BOXES[rooms[z % n_rooms]][(z >> 7) % 2]
+                obj_loc[o] = box
+                tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(box,)))
+            else:
+                tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(obj_loc[o],), witnesses=witnesses))
         else:
             tr.append(Noise(text="noise"))
     return tr
 
 
+#: how many kinds of operation build_trace interprets
+N_OPS = 12
+
 #: the raw material of a trace: (operation, x, y, z) integer tuples
-steps_st = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
+steps_st = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
                     min_size=1, max_size=28)
 
 
@@ -113,6 +138,6 @@ def traces(n_agents: int = 3, n_rooms: int = 2, max_steps: int = 28, truthful: b
     """Strategy of consistent random traces (see the module docstring)."""
     if not 1 <= n_agents <= len(AGENTS) or not 1 <= n_rooms <= len(ROOMS):
         raise ValueError(f"n_agents must be in 1..{len(AGENTS)} and n_rooms in 1..{len(ROOMS)}")
-    steps = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
+    steps = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
                      min_size=1, max_size=max_steps)
     return steps.map(lambda s: build_trace(n_agents, n_rooms, s, truthful))
