@@ -217,7 +217,7 @@ class BeliefAgent:
         defused bombs, and, per teammate, the room contents and sequences it believes that teammate knows
         (the same judgement its ToM answers use).  For inspection, diffs and tests; it reads only this
         agent's own state."""
-        from belief.rule_translate import bomb_domain, bomb_entities, seq_name
+        from belief.envs.bomb_domain import bomb_domain, bomb_entities, seq_name
         from belief.store import BeliefStore
 
         T = 2 * self.k + 1

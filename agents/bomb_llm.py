@@ -3,8 +3,8 @@
 Each turn the agent
 
 1. renders its observation as text (the env's wording) and updates its **symbolic belief state**: the
-   rule-based bomb translator (:mod:`belief.rule_translate`) turns the observation into checked facts,
-   and teammates' messages go through a trust policy (:func:`belief.translate.receive_message`), so the
+   rule-based bomb translator (:mod:`belief.envs.bomb_rules`) turns the observation into checked facts,
+   and teammates' messages go through a trust policy (:func:`belief.messages.receive_message`), so the
    state holds only what this agent saw and was told;
 2. prompts the LLM with the game's rules (a system prompt in the spirit of Li et al., 2023), the
    observation, and the belief state written in the belief language plus a short bomb summary, asking for
@@ -31,8 +31,9 @@ from typing import Optional
 from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
 from belief.errors import BeliefError
 from belief.llm_client import LLMClient, LLMConfig, LLMError, LLMOutputError
-from belief.rule_translate import bomb_env_from_trace_meta
-from belief.translate import Translator, bomb_message_facts, receive_message
+from belief.envs.bomb_rules import bomb_env_from_trace_meta, bomb_message_facts
+from belief.messages import receive_message
+from belief.translate import Translator
 
 SYSTEM_PROMPT = """You are Player {name}, one of three specialists (alpha, bravo, charlie) on a bomb-disposal team in a \
 text game. Work with your teammates to defuse all bombs as fast as possible.

@@ -133,16 +133,8 @@ class BeliefState:
 # reading the store
 # ---------------------------------------------------------------------------------------------
 
-def _values(store: BeliefStore, chain: tuple) -> dict:
-    if chain not in store.graph:
-        return {}
-    return store.graph.nodes[chain]["facts"].values
-
-
 def value(state: BeliefState, subj: str, pred: str = "in", chain: tuple | None = None):
-    chain = chain if chain is not None else (state.me,)
-    a = _values(state.store, chain).get((pred, (subj,)))
-    return a.args[-1] if a is not None else None
+    return state.store.value(chain if chain is not None else (state.me,), pred, subj)
 
 
 def explored_level(state: BeliefState, room: str, chain: tuple | None = None) -> int:
@@ -155,7 +147,7 @@ def snapshot(state: BeliefState) -> dict:
     out = {}
     chains = [(state.me,)] + ([(state.me, state.partner)] if state.partner else [])
     for ch in chains:
-        out[ch] = {(k[0], k[1][0]): a.args[-1] for k, a in _values(state.store, ch).items()}
+        out[ch] = {(k[0], k[1]): v for k, v in state.store.values(ch).items()}
     return out
 
 
@@ -250,10 +242,9 @@ def update(state: BeliefState, view: dict, config: Config = PRESETS["cobel"]) ->
             s.store.apply(batch, mode="replace")
     # absence is evidence for planning (not for the store): a target I placed here is not here any more
     if view["idle"]:
-        zero = _values(s.store, (me,))
-        for (pred, args), a in zero.items():
-            if pred == "in" and a.args[-1] == s.room and args[0] not in s.visible:
-                gone.add(args[0])
+        for (pred, subj, *_), where in s.store.values((me,)).items():
+            if pred == "in" and where == s.room and subj not in s.visible:
+                gone.add(subj)
     s.gone = frozenset(gone)
     return s
 

@@ -54,9 +54,9 @@ class SubgoalChoice(BaseModel):
 
 
 def translation_env(task: dict):
-    """A :class:`belief.rule_translate.TranslationEnv` for one episode (its entities; the bed is fixed)."""
+    """A :class:`belief.translate_env.TranslationEnv` for one episode (its entities; the bed is fixed)."""
     from belief.envs import transport_world as tw
-    from belief.rule_translate import TranslationEnv
+    from belief.translate_env import TranslationEnv
 
     return TranslationEnv(
         name="transport", domain=tw.domain(), entities=dict(task["entities"]),

@@ -11,6 +11,11 @@ from belief.errors import (
 )
 from belief.formula import Atom, Believes, Fact, Formula, Not, Stance, Unsure, Var
 
+# the grammar registers the parsers behind Formula.parse / Fact.parse; the examples register their domains by
+# name (a scenario's "(:domain tomi)"): importing them here makes both hold whatever module is imported first
+from belief import grammar  # noqa: E402,F401  isort: skip
+from belief import examples  # noqa: E402,F401  isort: skip
+
 __version__ = "0.1.0"
 
 __all__ = [

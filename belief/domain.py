@@ -4,24 +4,28 @@ A :class:`Domain` declares types (with subtyping), typed predicates, which predi
 (the last argument is determined by the others: an object is IN one place, an agent AT one room),
 constants, and optional *belief rules* (formula patterns with variables, e.g.
 ``?agentA BELIEVE ?agentB BELIEVE ?object IN ?room``) that say which belief forms are allowed.
-A :class:`Scenario` names agents and typed objects, initial facts and queries.
+Scenarios over a domain (agents, typed objects, initial facts, queries) are in :mod:`belief.scenario`.
 
-Both are written in the PDDL-like s-expression surface::
+Domains are written in the PDDL-like s-expression surface::
 
     (define (domain tomi)
       (:types place - entity  room container - place  item - entity)
       (:predicates (in ?i - item ?p - place) (at ?a - agent ?r - room))
       (:functional in at))
+
+Domains are known by name (:func:`register_domain`, :func:`named_domain`): a scenario's ``(:domain tomi)``
+finds the built-in ``tomi`` that :mod:`belief.examples` registers.
 """
 
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
 from belief.formula import Atom, Fact, Formula, Var, compose, decompose
+from belief.grammar import Declaration, parse_sexpr_document, to_sexpr
 
 ROOT_TYPE = "entity"
 AGENT_TYPE = "agent"
@@ -115,18 +119,19 @@ class Domain:
             raise BeliefTypeError(f"domain {self.name}: rule {rule} has the wrong arity for {atom.pred}")
 
     @classmethod
-    def parse(cls, text: str) -> "Domain":
-        from belief.grammar import parse_sexpr_document
+    def from_declaration(cls, decl: Declaration) -> "Domain":
+        return cls.from_sections(decl.name, decl.sections)
 
+    @classmethod
+    def parse(cls, text: str) -> "Domain":
+        """The one ``(define (domain ...))`` of an s-expression document."""
         items = parse_sexpr_document(text)
-        doms = [i for i in items if isinstance(i, Domain)]
+        doms = [i for i in items if isinstance(i, Declaration) and i.kind == "domain"]
         if len(doms) != 1:
             raise BeliefSyntaxError(f"expected one (define (domain ...)), found {len(doms)}", line=1, column=1)
-        return doms[0]
+        return cls.from_declaration(doms[0])
 
     def __str__(self) -> str:
-        from belief.grammar.printer import to_sexpr
-
         def typed(pairs):
             return " ".join(f"{n} - {t}" for n, t in pairs)
 
@@ -269,97 +274,24 @@ def _matches_rule(rule: Formula, f: Formula) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Scenario:
-    """A problem over a domain: agents, typed objects, initial facts (any depth) and queries."""
-
-    name: str
-    domain_name: str | None = None
-    agents: tuple = ()
-    objects: dict = field(default_factory=dict)
-    init: tuple = ()
-    queries: tuple = ()
-    domain: Domain | None = None
-
-    @classmethod
-    def from_sections(cls, name: str, sections: Iterable[tuple]) -> "Scenario":
-        domain_name = None
-        agents: list[str] = []
-        objects: dict[str, str] = {}
-        init: list[Fact] = []
-        queries: list[Formula] = []
-        for kind, payload in sections:
-            if kind == "domain":
-                domain_name = payload
-            elif kind == "agents":
-                agents.extend(payload)
-            elif kind == "objects":
-                objects.update({n: t or ROOT_TYPE for n, t in payload})
-            elif kind == "init":
-                init.extend(payload)
-            elif kind == "query":
-                queries.extend(q.formula if isinstance(q, Fact) else q for q in payload)
-        return cls(name, domain_name, tuple(agents), objects, tuple(init), tuple(queries))
-
-    def with_domain(self, domain: Domain) -> "Scenario":
-        if self.domain_name and domain.name != self.domain_name:
-            raise BeliefTypeError(f"scenario {self.name} is for domain {self.domain_name}, not {domain.name}")
-        for n, t in self.objects.items():
-            if t not in domain.types:
-                raise BeliefTypeError(f"scenario {self.name}: object {n} has undeclared type {t!r}")
-        return Scenario(self.name, domain.name, self.agents, self.objects, self.init, self.queries, domain)
-
-    @property
-    def entities(self) -> dict[str, str]:
-        ents = dict(self.domain.constants) if self.domain else {}
-        ents.update(self.objects)
-        ents.update({a: AGENT_TYPE for a in self.agents})
-        return ents
-
-    def validate(self, item):
-        if self.domain is None:
-            return item
-        return self.domain.validate(item, self.entities)
-
-    def store(self):
-        """A BeliefStore holding this scenario's initial facts (all checked, all-or-nothing)."""
-        from belief.store import BeliefStore
-
-        store = BeliefStore(self.domain, self.entities if self.domain else None)
-        store.add_all(self.init)
-        return store
+# --- domains by name ---------------------------------------------------------------------------------
+_NAMED: dict[str, Callable[[], Domain]] = {}
 
 
-def load_scenario(text: str, *, source: str | None = None, domains: dict[str, Domain] | None = None) -> Scenario:
-    """Load a scenario from an s-expression document (its domain in the same text or in ``domains``),
-    or from a plain readable fact file (one fact per line: an untyped scenario)."""
-    from belief.grammar import parse_document
-    from belief.grammar.parser import _is_sexpr
+def register_domain(name: str, factory: Callable[[], Domain]) -> None:
+    """Make ``named_domain(name)`` return ``factory()`` (scenarios refer to domains by name)."""
+    _NAMED[name] = factory
 
-    if not _is_sexpr(text):
-        facts = parse_document(text, source=source)
-        agents = sorted({a for f in facts for a in f.chain if isinstance(a, str)})
-        return Scenario(source or "facts", None, tuple(agents), {}, tuple(facts), ())
-    items = parse_document(text, source=source)
-    known = dict(domains or {})
-    from belief import examples
 
-    for name in examples.domain_names():
-        known.setdefault(name, None)
-    known.update({d.name: d for d in items if isinstance(d, Domain)})
-    problems = [i for i in items if isinstance(i, Scenario)]
-    if len(problems) != 1:
-        raise BeliefError(f"{source or 'scenario'}: expected one (define (problem ...)), found {len(problems)}")
-    sc = problems[0]
-    if sc.domain_name is None:
-        return sc
-    dom = known.get(sc.domain_name, "missing")
-    if dom is None:
-        dom = examples.domain(sc.domain_name)
-    if dom == "missing":
-        raise BeliefError(f"{source or 'scenario'}: unknown domain {sc.domain_name!r}; define it in the same file "
-                          f"or use a built-in one ({', '.join(examples.domain_names())})")
-    extra = [i for i in items if isinstance(i, Fact)]
-    if extra:
-        sc = Scenario(sc.name, sc.domain_name, sc.agents, sc.objects, sc.init + tuple(extra), sc.queries)
-    return sc.with_domain(dom)
+def domain_names() -> list[str]:
+    """The names of the registered domains (the built-in examples once :mod:`belief.examples` is imported,
+    which ``import belief`` does)."""
+    return sorted(_NAMED)
+
+
+def named_domain(name: str) -> Domain:
+    try:
+        factory = _NAMED[name]
+    except KeyError:
+        raise BeliefError(f"unknown domain {name!r}; known: {', '.join(domain_names()) or 'none'}") from None
+    return factory()

@@ -9,7 +9,9 @@ A formula is a chain of ``Believes`` ending in a *literal*: an ``Atom``, a ``Not
 
 Normal form is enforced by the constructors: ``X BELIEVE X BELIEVE p`` is ``X BELIEVE p`` and
 ``X BELIEVE X UNSURE p`` is ``X UNSURE p`` (introspection), ``X UNSURE NOT p`` is ``X UNSURE p``.
-Every value has ``parse()`` and a ``__str__`` (readable form) that round-trips.
+Every value has ``parse()`` and a ``__str__`` (readable form, :func:`to_readable`) that round-trips.
+The parsers live in :mod:`belief.grammar`, which is built on these values: it registers them here when
+imported (:func:`register_parsers`; ``import belief`` imports it), so this module never imports it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import enum
 import math
 import re
-from typing import Iterator, Union
+from typing import Callable, Iterator, Union
 
 from belief.errors import BeliefTypeError
 
@@ -90,8 +92,6 @@ class Formula:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __str__(self) -> str:  # readable form
-        from belief.grammar.printer import to_readable
-
         return to_readable(self)
 
     def __repr__(self):
@@ -99,9 +99,7 @@ class Formula:
 
     @classmethod
     def parse(cls, text: str) -> "Formula":
-        from belief.grammar import parse_formula
-
-        f = parse_formula(text)
+        f = _parser("formula")(text)
         if not isinstance(f, cls):
             raise BeliefTypeError(f"{text!r} is a {type(f).__name__}, not a {cls.__name__}")
         return f
@@ -340,8 +338,6 @@ class Fact:
         return (Fact, (self.formula, self.probability))
 
     def __str__(self):
-        from belief.grammar.printer import to_readable
-
         return to_readable(self)
 
     def __repr__(self):
@@ -349,9 +345,7 @@ class Fact:
 
     @classmethod
     def parse(cls, text: str) -> "Fact":
-        from belief.grammar import parse_fact
-
-        return parse_fact(text)
+        return _parser("fact")(text)
 
     @property
     def chain(self):
@@ -370,3 +364,49 @@ def iter_terms(f: Formula) -> Iterator[Term]:
     chain, _, atom = decompose(f)
     yield from chain
     yield from atom.args
+
+
+# --- the readable form -----------------------------------------------------------------------------
+
+def _atom_readable(a: Atom) -> str:
+    rel = INFIX_PREDICATES.get(a.pred)
+    if rel is not None and len(a.args) == 2:
+        return f"{a.args[0]} {rel} {a.args[1]}"
+    return f"{a.pred}({', '.join(map(str, a.args))})"
+
+
+def to_readable(f) -> str:
+    """``Alice BELIEVE Bob BELIEVE apple IN kitchen @ 0.7`` (the form ``str()`` gives)."""
+    if isinstance(f, Fact):
+        s = to_readable(f.formula)
+        return s if f.probability is None else f"{s} @ {f.probability!r}"
+    parts = []
+    while isinstance(f, Believes):
+        parts.append(f"{f.agent} BELIEVE ")
+        f = f.body
+    if isinstance(f, Atom):
+        parts.append(_atom_readable(f))
+    elif isinstance(f, Not):
+        parts.append("NOT " + _atom_readable(f.atom_))
+    elif isinstance(f, Unsure):
+        parts.append(f"{f.agent} UNSURE {_atom_readable(f.body)}")
+    else:
+        raise TypeError(f"cannot print {f!r}")
+    return "".join(parts)
+
+
+# --- parsing, provided by belief.grammar -----------------------------------------------------------
+_PARSERS: dict[str, Callable[[str], object]] = {}
+
+
+def register_parsers(*, formula: Callable[[str], Formula], fact: Callable[[str], Fact]) -> None:
+    """Install the parsers behind :meth:`Formula.parse` and :meth:`Fact.parse` (:mod:`belief.grammar` does
+    this when it is imported)."""
+    _PARSERS.update(formula=formula, fact=fact)
+
+
+def _parser(kind: str) -> Callable[[str], object]:
+    try:
+        return _PARSERS[kind]
+    except KeyError:
+        raise RuntimeError("no belief-language parser registered: import belief.grammar") from None

@@ -4,6 +4,9 @@
 ...", "Yes.", "I believe so", "**Answer:** no", "Bravo is not aware that ...". It returns ``True``,
 ``False`` or ``None`` (unparseable: both or neither stance, or only hedging); unparseable answers are
 reported, never silently counted as wrong guesses of one side.
+
+Environment-independent: an environment supplies the questions with their exact answers (for bomb_v0 traces,
+:func:`belief.envs.bomb_grading.grade_files`).
 """
 
 from __future__ import annotations
@@ -168,15 +171,6 @@ def read_jsonl(path) -> list[dict]:
     return out
 
 
-def grade_files(trace_path, answers_path) -> Report:
-    """Regenerate the questions (exact answers) from a bomb_v0 trace and grade an answers file."""
-    from belief.envs.bomb_tom import questions
-    from belief.trace import Trace
-
-    qs = questions(Trace.read(trace_path))
-    return grade(qs, read_jsonl(answers_path))
-
-
 def table_rows(reports: dict) -> list[list[str]]:
     """Rows like the study's Table 2: name, introspection, 1st-order, 2nd-order (accuracy %)."""
     rows = []
@@ -185,5 +179,5 @@ def table_rows(reports: dict) -> list[list[str]]:
     return rows
 
 
-__all__ = ["extract_yes_no", "grade", "grade_files", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
+__all__ = ["extract_yes_no", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
            "read_jsonl", "table_rows"]

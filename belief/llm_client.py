@@ -34,10 +34,12 @@ import os
 import re
 import tempfile
 import threading
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Mapping, Optional
 
+import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from belief.errors import BeliefError
@@ -125,7 +127,7 @@ class LLMConfig(BaseModel):
             raise LLMConfigError(f"cannot read LLM config {p}: {e.strerror or e}") from None
         except UnicodeDecodeError:
             raise LLMConfigError(f"cannot read LLM config {p}: not UTF-8 text") from None
-        return cls.from_mapping(_load_mapping(text, p), source=str(p))
+        return cls.from_mapping(load_mapping(text, p), source=str(p))
 
     @classmethod
     def from_mapping(cls, data: Mapping, source: str = "config") -> "LLMConfig":
@@ -157,10 +159,9 @@ class LLMConfig(BaseModel):
         return f"model {self.model or '?'} at {self.base_url or 'the OpenAI default endpoint'}"
 
 
-def _load_mapping(text: str, p: Path) -> dict:
+def load_mapping(text: str, p: Path) -> dict:
+    """A config file's mapping: TOML when ``p`` ends in .toml, else JSON (an ``[llm]`` table is unwrapped)."""
     if p.suffix.lower() == ".toml":
-        import tomllib
-
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -296,8 +297,6 @@ class LLMClient:
         self.cache = cache
         self._mode_index = 0 if config.structured == "auto" else _MODES.index(config.structured)
         if client is None:
-            import openai
-
             client = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or PLACEHOLDER_KEY,
                                    timeout=config.timeout, max_retries=config.max_retries)
         self._client = client
@@ -361,8 +360,6 @@ class LLMClient:
 
     def _unsupported(self, fn):
         """Run a structured call; a server that rejects its response_format raises _FallBack (auto mode)."""
-        import openai
-
         try:
             return self._call(fn, passthrough=(openai.APIStatusError,))
         except openai.APIStatusError as e:
@@ -444,8 +441,6 @@ class LLMClient:
 
     def _call(self, fn, passthrough: tuple = ()):
         """Run one client call; map every failure to a one-line LLMError (passthrough types re-raised)."""
-        import openai
-
         try:
             resp = fn()
         except passthrough:

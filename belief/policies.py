@@ -32,6 +32,10 @@ Built in:
     "That chapter" is the message's ``chapter`` field, or else the latest chapter of the trace. A sender
     who was not in the chapter is treated as knowing less than every participant (only non-participants
     trust it); a participant who never exited counts as exiting last.
+
+``skeptical``
+    Listeners learn only that the sender holds the claim (``L BELIEVE S BELIEVE x``), never the claim
+    itself; nothing else changes.
 """
 
 from __future__ import annotations
@@ -137,6 +141,18 @@ class HiToM(TrustPolicy):
                     yield ChainEffect((s, r), f, v)
 
 
+class Skeptical(TrustPolicy):
+    """A listener only learns that the sender believes the claim (``L BELIEVE S BELIEVE x``), never the claim."""
+
+    name = "skeptical"
+
+    def effects(self, event, ctx):
+        for c in event.content:
+            for listener in ctx.listeners:
+                if listener != ctx.sender:
+                    yield ChainEffect((listener, ctx.sender), c.fluent, c.value)
+
+
 _REGISTRY: dict[str, Callable[[], TrustPolicy]] = {}
 
 
@@ -174,6 +190,7 @@ def get_policy(policy: Union[str, TrustPolicy, None]) -> TrustPolicy:
 
 register_policy("strict-truthful", StrictTruthful)
 register_policy("hitom", HiToM)
+register_policy("skeptical", Skeptical)
 
-__all__ = ["ChainEffect", "GroupEffect", "HiToM", "PolicyContext", "PolicyError", "StrictTruthful",
+__all__ = ["ChainEffect", "GroupEffect", "HiToM", "PolicyContext", "PolicyError", "Skeptical", "StrictTruthful",
            "TrustPolicy", "get_policy", "policy_names", "register_policy"]

@@ -18,8 +18,10 @@ from typing import Iterable, Iterator
 
 import networkx as nx
 
+from belief.domain import Domain
 from belief.errors import BatchError, BeliefConflictError, BeliefError, QueryError
 from belief.formula import Atom, Fact, Formula, Stance, Var, compose, decompose, normalize_chain
+from belief.grammar import parse_fact, parse_query
 
 SCHEMA = "belief.store/1"
 
@@ -104,6 +106,21 @@ class BeliefStore:
                 return Stance.BELIEVES_NOT, True, cf.atoms[other][1]
         return Stance.UNSURE, False, None
 
+    def value(self, chain, pred: str, *subject: str) -> str | None:
+        """The value a chain believes a functional fluent has, or None (nothing believed, or the predicate
+        is not functional): ``value(("Anne",), "in", "marble")`` is ``"basket"`` when Anne believes
+        ``marble IN basket``."""
+        cf = self._facts_of(normalize_chain(chain))
+        held = cf.values.get((pred, tuple(subject))) if cf is not None else None
+        return held.args[-1] if held is not None else None
+
+    def values(self, chain) -> dict[tuple, str]:
+        """Every functional fluent the chain believes a value of: ``{(pred, *subject): value}``."""
+        cf = self._facts_of(normalize_chain(chain))
+        if cf is None:
+            return {}
+        return {(pred, *subject): atom.args[-1] for (pred, subject), atom in cf.values.items()}
+
     # --- queries ---------------------------------------------------------------------------------
     def query(self, query) -> list[Answer]:
         """Answer a formula (or query text like ``? Anne BELIEVE Sally BELIEVE marble IN ?c``).
@@ -113,8 +130,6 @@ class BeliefStore:
         ``known=False``.
         """
         if isinstance(query, str):
-            from belief.grammar import parse_query
-
             query = parse_query(query)
         if isinstance(query, Fact):
             query = query.formula
@@ -301,8 +316,6 @@ class BeliefStore:
                               f"got {type(data['domain']).__name__}")
         domain = None
         if data.get("domain"):
-            from belief.domain import Domain
-
             domain = Domain.parse(data["domain"])
         store = cls(domain, entities)
         store.add_all(facts)
@@ -346,8 +359,6 @@ def _as_fact(item) -> Fact:
     if isinstance(item, Formula):
         return Fact(item)
     if isinstance(item, str):
-        from belief.grammar import parse_fact
-
         return parse_fact(item)
     raise BeliefError(f"not a fact: {item!r}")
 

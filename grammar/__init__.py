@@ -1,7 +1,9 @@
 """The belief language: lark grammars (readable line form, PDDL-like s-expressions), parsers and printers."""
 
 from belief.grammar.parser import (
+    Declaration,
     backend,
+    is_sexpr,
     normalize_tag,
     parse_document,
     parse_fact,
@@ -13,6 +15,6 @@ from belief.grammar.parser import (
 from belief.grammar.printer import format_fact, to_pdkb, to_readable, to_sexpr
 
 __all__ = [
-    "backend", "normalize_tag", "parse_document", "parse_fact", "parse_formula", "parse_query",
+    "Declaration", "is_sexpr", "backend", "normalize_tag", "parse_document", "parse_fact", "parse_formula", "parse_query",
     "parse_readable_document", "parse_sexpr_document", "format_fact", "to_pdkb", "to_readable", "to_sexpr",
 ]

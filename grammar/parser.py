@@ -1,7 +1,10 @@
 """Parsers for both surfaces of the belief language, built once (LALR) and transforming inline.
 
 The readable form is one fact per line; the s-expression form holds facts, domain and scenario
-declarations.  Both produce the same values (:mod:`belief.formula`).  lark's exceptions never escape:
+declarations.  Both produce the same values (:mod:`belief.formula`); a declaration is returned as a
+:class:`Declaration` (its sections as parsed), which :mod:`belief.domain` and :mod:`belief.scenario` turn
+into typed values.  Importing this module registers the parsers behind ``Formula.parse`` and
+``Fact.parse`` (:func:`belief.formula.register_parsers`).  lark's exceptions never escape:
 every failure becomes a :class:`~belief.errors.BeliefSyntaxError` with line, column, a caret line and
 what was expected in words.
 """
@@ -11,13 +14,16 @@ from __future__ import annotations
 import functools
 import os
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import lark
 from lark import Lark, Transformer, v_args
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
-from belief.formula import INFIX_KEYWORDS, Atom, Believes, Fact, Formula, Not, Unsure, Var
+from belief.formula import INFIX_KEYWORDS, Atom, Believes, Fact, Formula, Not, Unsure, Var, register_parsers
+from belief.grammar.diagnostics import to_syntax_error
+from belief.grammar.fastpath import FastLALR, RegexTokenizer
 
 GRAMMAR_DIR = os.path.dirname(os.path.abspath(__file__))
 _TAG_RE = re.compile(r"<([^<>]+)>(?:[ \t]*\([ \t]*([0-9]+)[ \t]*\))?")
@@ -30,6 +36,16 @@ def normalize_tag(tag: str) -> str:
         raise BeliefTypeError(f"malformed entity tag {tag!r}")
     name = "_".join(m.group(1).split())
     return f"{name}_{m.group(2)}" if m.group(2) else name
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A ``(define (domain NAME) ...)`` or ``(define (problem NAME) ...)`` as parsed: ``kind`` is "domain" or
+    "problem", ``sections`` the ``(section, payload)`` pairs in order (see :class:`SexprTransformer`)."""
+
+    kind: str
+    name: str
+    sections: tuple
 
 
 def _term(tok: str) -> Any:
@@ -86,7 +102,8 @@ def _chain(children):
 
 @v_args(inline=True)
 class SexprTransformer(Transformer):
-    """Facts become :class:`Fact`; declarations become plain tuples that :mod:`belief.domain` assembles."""
+    """Facts become :class:`Fact`; declarations become :class:`Declaration` (sections as plain tuples) that
+    :mod:`belief.domain` and :mod:`belief.scenario` assemble."""
 
     def __init__(self, string_parser=None):
         super().__init__()
@@ -144,9 +161,7 @@ class SexprTransformer(Transformer):
         return ("rules", [_maybe_string(r, "formula") for r in rules])
 
     def domain_def(self, name, *sections):
-        from belief.domain import Domain
-
-        return Domain.from_sections(name.value, sections)
+        return Declaration("domain", name.value, sections)
 
     def domain_ref(self, name):
         return ("domain", name.value)
@@ -164,9 +179,7 @@ class SexprTransformer(Transformer):
         return ("query", [_maybe_string(i, "query") for i in items])
 
     def problem_def(self, name, *sections):
-        from belief.domain import Scenario
-
-        return Scenario.from_sections(name.value, sections)
+        return Declaration("problem", name.value, sections)
 
 
 def _typed_list(parts) -> list[tuple[str, str | None]]:
@@ -220,8 +233,6 @@ def _readable_lark() -> Lark:
 
 @functools.lru_cache(maxsize=None)
 def _readable_fast():
-    from belief.grammar.fastpath import FastLALR, RegexTokenizer
-
     lk = _readable_lark()
     pattern = {t.name: t.pattern.to_regexp() for t in lk.terminals}
     exact = {k: "INFIX_REL" for k in INFIX_KEYWORDS}
@@ -258,8 +269,6 @@ def backend() -> str:
 # --- public entry points ----------------------------------------------------------------------
 
 def _run(parser: Lark, text: str, form: str, source: str | None, start: str | None = None):
-    from belief.grammar.diagnostics import to_syntax_error
-
     try:
         if form == "readable":
             result = _readable_fast().parse(text, start)
@@ -288,7 +297,8 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
         raise to_syntax_error(e, text, form, source) from None
 
 
-def _is_sexpr(text: str) -> bool:
+def is_sexpr(text: str) -> bool:
+    """Is this document in the s-expression form (its first non-comment character is '(')?"""
     for line in text.splitlines():
         s = line.strip()
         if not s or s.startswith("#") or s.startswith(";"):
@@ -299,7 +309,7 @@ def _is_sexpr(text: str) -> bool:
 
 def parse_fact(text: str, *, source: str | None = None) -> Fact:
     """One fact in either form: ``Alice BELIEVE apple IN kitchen @ 0.7`` or ``(believes alice (in apple kitchen))``."""
-    if _is_sexpr(text):
+    if is_sexpr(text):
         items = _run(sexpr_parser("document"), text, "sexpr", source)
         facts = [i for i in items if isinstance(i, Fact)]
         if len(items) != 1 or len(facts) != 1:
@@ -321,7 +331,7 @@ def parse_formula(text: str, *, source: str | None = None) -> Formula:
 
 def parse_query(text: str, *, source: str | None = None) -> Formula:
     """A query: a formula, optionally prefixed by '?', with variables ``?x`` allowed anywhere a term is."""
-    if _is_sexpr(text.lstrip().lstrip("?")):
+    if is_sexpr(text.lstrip().lstrip("?")):
         return parse_formula(text.lstrip().lstrip("?").strip(), source=source)
     _check_single_line(text, source)
     return _run(readable_parser(), text.strip(), "readable", source, "query")
@@ -375,6 +385,9 @@ def parse_sexpr_document(text: str, *, source: str | None = None) -> list:
 
 def parse_document(text: str, *, source: str | None = None) -> list:
     """Either form, detected from the first non-comment character ('(' means s-expressions)."""
-    if _is_sexpr(text):
+    if is_sexpr(text):
         return parse_sexpr_document(text, source=source)
     return parse_readable_document(text, source=source)
+
+
+register_parsers(formula=parse_formula, fact=parse_fact)

@@ -1,35 +1,9 @@
-"""Write formulas back: readable line form, s-expressions, and PDKB bracket form."""
+"""Write formulas back: readable line form (:func:`belief.formula.to_readable`, what ``str()`` gives),
+s-expressions, and PDKB bracket form."""
 
 from __future__ import annotations
 
-from belief.formula import INFIX_PREDICATES, Atom, Believes, Fact, Formula, Not, Unsure
-
-
-def _atom_readable(a: Atom) -> str:
-    rel = INFIX_PREDICATES.get(a.pred)
-    if rel is not None and len(a.args) == 2:
-        return f"{a.args[0]} {rel} {a.args[1]}"
-    return f"{a.pred}({', '.join(map(str, a.args))})"
-
-
-def to_readable(f) -> str:
-    """``Alice BELIEVE Bob BELIEVE apple IN kitchen @ 0.7``"""
-    if isinstance(f, Fact):
-        s = to_readable(f.formula)
-        return s if f.probability is None else f"{s} @ {f.probability!r}"
-    parts = []
-    while isinstance(f, Believes):
-        parts.append(f"{f.agent} BELIEVE ")
-        f = f.body
-    if isinstance(f, Atom):
-        parts.append(_atom_readable(f))
-    elif isinstance(f, Not):
-        parts.append("NOT " + _atom_readable(f.atom_))
-    elif isinstance(f, Unsure):
-        parts.append(f"{f.agent} UNSURE {_atom_readable(f.body)}")
-    else:
-        raise TypeError(f"cannot print {f!r}")
-    return "".join(parts)
+from belief.formula import Atom, Believes, Fact, Formula, Not, Unsure, to_readable
 
 
 def _atom_sexpr(a: Atom) -> str:

@@ -4,7 +4,8 @@ import pytest
 
 from belief import BeliefTypeError, Fact
 from belief import examples
-from belief.domain import Domain, load_scenario
+from belief.domain import Domain
+from belief.scenario import load_scenario
 from belief.grammar import parse_fact, parse_formula
 
 KITCHEN = """

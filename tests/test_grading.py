@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from belief.grading import GradingError, extract_yes_no, grade, grade_files
+from belief.envs.bomb_grading import grade_files
+from belief.grading import GradingError, extract_yes_no, grade
 
 
 @pytest.mark.parametrize("text,expected", [

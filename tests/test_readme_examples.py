@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from belief.domain import load_scenario
+from belief.scenario import load_scenario
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

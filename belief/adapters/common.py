@@ -7,6 +7,7 @@ from itertools import combinations
 from typing import Any, Optional
 
 from belief.errors import BeliefError
+from belief.explain import chain_text, explain
 
 
 class AdapterError(BeliefError):
@@ -53,8 +54,6 @@ def _sub_chains(chain: tuple) -> list[tuple]:
 
 def audit_entry(q: GradedQuestion, with_source: bool = True) -> dict:
     """Explain a disagreement from the trace: why our answer, and where the label's value comes from."""
-    from belief.explain import chain_text, explain
-
     truth = q.truth
     entry = q.prediction(with_source)
     entry["line"] = q.line
@@ -100,8 +99,6 @@ def audit_entry(q: GradedQuestion, with_source: bool = True) -> dict:
 
 
 def _note(q: GradedQuestion, entry: dict) -> str:
-    from belief.explain import chain_text
-
     who = chain_text(tuple(q.chain))
     ours = q.answer if q.answer is not None else "unknown"
     m = [x for x in entry.get("label_matches", []) if x != who]

@@ -1,9 +1,17 @@
-"""A shared registry of example domains and scenarios, used by the demo, the CLI and the tests."""
+"""A shared registry of example domains and scenarios, used by the demo, the CLI and the tests.
+
+Importing it (``import belief`` does) registers the example domains by name
+(:func:`belief.domain.register_domain`), so a scenario's ``(:domain tomi)`` finds them.
+"""
 
 from __future__ import annotations
 
 import functools
 from importlib import resources
+
+from belief.domain import Domain, register_domain
+from belief.errors import BeliefError
+from belief.scenario import Scenario, load_scenario
 
 _DOMAINS = {"tomi": "tomi.pddl", "transport": "transport.pddl"}
 _SCENARIOS = {"sally-anne": "sally_anne.pddl"}
@@ -26,19 +34,17 @@ def scenario_names() -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def domain(name: str):
-    from belief.domain import Domain
-    from belief.errors import BeliefError
-
+def domain(name: str) -> Domain:
     if name not in _DOMAINS:
         raise BeliefError(f"no example domain {name!r}; have: {', '.join(domain_names())}")
     return Domain.parse(text(_DOMAINS[name]))
 
 
-def scenario(name: str):
-    from belief.domain import load_scenario
-    from belief.errors import BeliefError
-
+def scenario(name: str) -> Scenario:
     if name not in _SCENARIOS:
         raise BeliefError(f"no example scenario {name!r}; have: {', '.join(scenario_names())}")
     return load_scenario(text(_SCENARIOS[name]), source=_SCENARIOS[name])
+
+
+for _name in _DOMAINS:
+    register_domain(_name, functools.partial(domain, _name))

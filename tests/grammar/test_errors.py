@@ -6,6 +6,7 @@ import pytest
 
 from belief import BeliefError, BeliefSyntaxError
 from belief.grammar import parse_document, parse_fact, parse_readable_document
+from belief.scenario import read_document
 
 CASES = [line.split("\t") for line in (Path(__file__).resolve().parents[1] / "fixtures" / "grammar" / "errors.txt")
          .read_text().splitlines() if line and not line.startswith("#")]
@@ -41,5 +42,7 @@ def test_source_name_is_shown():
                                   "(not (believes a (in b c)))", "@", "? ?", "a IN b @ @", "\x00", "(not x)",
                                   "(define (domain d) (:functional nope))", "believes(a)", "a BELIEVE not(b)"])
 def test_bad_input_raises_only_belief_errors(text):
+    """Syntax errors from the grammar, declaration errors (an unknown :functional predicate) when the
+    declarations become typed values."""
     with pytest.raises(BeliefError):
-        parse_document(text) if text.strip().startswith("(") else parse_fact(text)
+        read_document(text) if text.strip().startswith("(") else parse_fact(text)

@@ -6,10 +6,11 @@ import pytest
 
 from belief import Atom, Believes, BeliefSyntaxError, Fact, Not, Unsure, Var
 from belief.grammar import (
-    normalize_tag, parse_document, parse_fact, parse_formula, parse_query, parse_readable_document,
+    Declaration, normalize_tag, parse_document, parse_fact, parse_formula, parse_query, parse_readable_document,
     parse_sexpr_document, to_pdkb, to_readable, to_sexpr,
 )
 from belief.grammar.parser import _readable_fast, readable_parser
+from belief.scenario import read_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "grammar"
 DOCS = sorted(FIXTURES.glob("*.bel")) + sorted(FIXTURES.glob("*.sexpr"))
@@ -69,14 +70,20 @@ def test_pdkb_writer():
     assert to_pdkb(parse_fact("apple IN box")) == "(in apple box)"
 
 
+DECLARATIONS = """
+    (define (domain d) (:types room box - place item) (:predicates (in ?i - item ?p - place)) (:functional in)
+      (:rules "?a BELIEVE ?i IN ?p" (believes ?a (believes ?b (in ?i ?p)))))
+    (define (problem p) (:domain d) (:agents ann bob) (:objects r - room apple - item)
+      (:init (in apple r) "ann BELIEVE apple IN r") (:query "? bob BELIEVE apple IN ?x"))
+    (in apple r)"""
+
+
 def test_sexpr_documents_with_declarations():
-    items = parse_sexpr_document("""
-        (define (domain d) (:types room box - place item) (:predicates (in ?i - item ?p - place)) (:functional in)
-          (:rules "?a BELIEVE ?i IN ?p" (believes ?a (believes ?b (in ?i ?p)))))
-        (define (problem p) (:domain d) (:agents ann bob) (:objects r - room apple - item)
-          (:init (in apple r) "ann BELIEVE apple IN r") (:query "? bob BELIEVE apple IN ?x"))
-        (in apple r)""")
-    dom, prob, fact = items
+    """The grammar returns declarations as parsed; belief.scenario.read_document builds the typed values."""
+    dom, prob, fact = parse_sexpr_document(DECLARATIONS)
+    assert isinstance(dom, Declaration) and (dom.kind, dom.name) == ("domain", "d")
+    assert (prob.kind, prob.name) == ("problem", "p") and fact == parse_fact("(in apple r)")
+    dom, prob, fact = read_document(DECLARATIONS)
     assert dom.name == "d" and dom.predicates["in"].functional and len(dom.rules) == 2
     assert dom.is_subtype("room", "place") and dom.is_subtype("item", "entity")
     assert prob.agents == ("ann", "bob") and prob.objects == {"r": "room", "apple": "item"}

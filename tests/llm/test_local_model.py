@@ -72,7 +72,8 @@ def test_chat_and_usage(llm):
 
 
 def test_translation_is_valid_or_cleanly_rejected(llm):
-    from belief.rule_translate import get_env
+    import belief.envs  # noqa: F401  (registers the "bomb" translation env)
+    from belief.translate_env import get_env
     from belief.translate import TranslationError, Translator
 
     env = get_env("bomb")

@@ -2,11 +2,14 @@
 import pytest
 
 from belief import examples
-from belief.domain import Domain, Scenario
+import belief.envs  # noqa: F401  (registers the "bomb" translation env)
+from belief.domain import Domain
 from belief.errors import BeliefError
 from belief.llm_client import LLMUnavailableError
-from belief.rule_translate import TranslationEnv, env_from_scenario, get_env
-from belief.translate import Translator, TranslatorConfig, TranslationError
+from belief.scenario import Scenario, load_scenario
+from belief.translate import Translator, TranslationError
+from belief.translate_config import TranslatorConfig
+from belief.translate_env import TranslationEnv, env_from_scenario, get_env
 
 OBS = """Round: 2
 Total team score: 0
@@ -194,8 +197,6 @@ FURNITURE = """
 
 
 def test_fixed_furniture_cannot_be_placed_elsewhere(fake, client_for):
-    from belief.domain import load_scenario
-
     sc = load_scenario(FURNITURE)
     env = env_from_scenario(sc, fixed=["bed_1"])
     fake.push({"json": {"facts": ["Alice BELIEVE bed_1 IN office", "Alice BELIEVE apple IN office"]}},
@@ -245,7 +246,7 @@ def test_rules_cover_every_bomb_v0_observation(seed, random_maps):
 
     from belief.agents.bomb_llm import render_view
     from belief.envs import bomb_v0
-    from belief.rule_translate import bomb_env_from_trace_meta
+    from belief.envs.bomb_rules import bomb_env_from_trace_meta
 
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps)
     e.reset()

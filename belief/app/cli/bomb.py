@@ -133,7 +133,8 @@ def grade_cmd(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
 ):
     """Grade free-text ToM answers against the exact answers the checker derives from TRACE."""
-    from belief.grading import LEVEL_TITLES, LEVELS, grade_files
+    from belief.envs.bomb_grading import grade_files
+    from belief.grading import LEVEL_TITLES, LEVELS
 
     try:
         rep = grade_files(trace, answers)

@@ -47,15 +47,16 @@ def parse_cmd(
     form: str = typer.Option("readable", "--form", "-f", help="Output form for facts: readable, sexpr or pdkb."),
 ):
     """Validate and pretty-print a belief document; exit 1 with line:column and a caret on errors."""
-    from belief.domain import Domain, Scenario, load_scenario
+    from belief.domain import Domain
     from belief.formula import Fact
-    from belief.grammar import format_fact, parse_document
+    from belief.grammar import format_fact
+    from belief.scenario import Scenario, load_scenario, read_document
 
     if form not in ("readable", "sexpr", "pdkb"):
         fail(f"unknown form {form!r}: expected readable, sexpr or pdkb", 2)
     text, name = read_input(file)
     try:
-        items = parse_document(text, source=name)
+        items = read_document(text, source=name)
         if any(isinstance(i, Scenario) for i in items):
             load_scenario(text, source=name).store()  # type-check every initial fact against the domain
     except BeliefError as e:
@@ -90,8 +91,8 @@ def query_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print answers as one JSON line."),
 ):
     """Answer a query against a scenario's initial facts: believes / believes-not / unsure, with bindings."""
-    from belief.domain import load_scenario
     from belief import examples
+    from belief.scenario import load_scenario
 
     try:
         if scenario in examples.scenario_names() and not Path(scenario).exists():

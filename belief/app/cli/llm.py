@@ -68,9 +68,11 @@ def translate_cmd(
 
 def _translate(text, env_name, agent, force_llm, base_url, model, api_key, config, timeout, max_retries, attempts,
                order, policy, as_json, constrain=False) -> int:
+    import belief.envs  # noqa: F401  (registers the environments' translators)
     from belief.errors import BeliefError
-    from belief.rule_translate import get_env
-    from belief.translate import TranslationError, Translator, bomb_message_facts, receive_message
+    from belief.messages import receive_message
+    from belief.translate import TranslationError, Translator
+    from belief.translate_env import get_env
 
     if text == "-":
         text = sys.stdin.read()
@@ -93,7 +95,7 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
         _err(f"no valid update after {e.attempts} attempt(s); nothing recorded")
         return 1
     receptions = []
-    parse = bomb_message_facts if env.name == "bomb" else None
+    parse = env.message_facts
     for sender, msg in result.messages:
         try:
             rec = receive_message(store, tr, agent, sender, msg, policy=policy, parse_facts=parse,

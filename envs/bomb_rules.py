@@ -1,188 +1,26 @@
-"""Rule-based translators for environments' own templated text: the default, deterministic path.
+"""Rules for the bomb game's observation text, and its registration as the translation env ``bomb``.
 
-Each environment registers a :class:`TranslationEnv` under its name: the domain its facts live in, the
-known entities, static facts (the map, the tools, fixed furniture: reality that never changes) and a
-:class:`RuleTranslator` that turns one observation text into facts for one agent. The LLM translator
-(:mod:`belief.translate`) is used when it is configured and forced, or for the sentences the rules do not
-cover (``RuleResult.uncovered``).
+:class:`BombRules` turns one observation (both :mod:`belief.envs.bomb_v0`'s wording and the study's) into
+facts of the ``bomb`` domain (:mod:`belief.envs.bomb_domain`) for the observing agent: zero-order facts
+(where it is, what its room holds, a bomb's remaining sequence after an inspection or a tool, defusals it
+saw, where teammates are) and first-order facts for what a co-present teammate saw too. Messages are
+returned as data (sender, text), never translated here; :func:`bomb_message_facts` reads the claims a
+message states, for a trust policy (:func:`belief.messages.receive_message`).
 
-Messages are data: a rule translator never turns a teammate's message into the observer's beliefs. It
-returns the messages it finds (``RuleResult.messages``: sender, text) so the caller routes them through
-a trust policy (:func:`belief.translate.receive_message`).
-
-Built in: ``bomb`` (the bomb-defusal game of Li et al., 2023: both the study's observation wording
-and :mod:`belief.envs.bomb_v0`'s). Register your own::
-
-    register_env("myenv", lambda **kw: TranslationEnv(domain, entities, static_facts, MyRules()))
+Importing this module (which ``import belief.envs`` does) registers the env, so the core's
+``belief.translate_env.get_env("bomb")`` finds it without importing the environment.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional
+from typing import Optional
 
-from belief.domain import Domain
-from belief.errors import BeliefError
+from belief.envs.bomb_domain import (BOMB_AGENTS, BOMB_EDGES, BOMB_ROOMS, bomb_domain, bomb_entities,
+                                     bomb_static_facts, cutter_name, seq_name)
+from belief.envs.bomb_text import parse_message_facts
 from belief.formula import Atom, Believes, Fact, Formula, Not
-
-# --- the registry ----------------------------------------------------------------------------------
-
-
-@dataclass
-class RuleResult:
-    """What the rules made of one text: facts (the observer's own beliefs, any order), the sentences they
-    did not understand, and the messages found in the text (never translated into beliefs here)."""
-
-    facts: list[Fact] = field(default_factory=list)
-    uncovered: list[str] = field(default_factory=list)
-    messages: list[tuple[str, str]] = field(default_factory=list)
-    covered: int = 0
-
-    @property
-    def complete(self) -> bool:
-        return not self.uncovered
-
-
-class RuleTranslator:
-    """Base class: ``translate(text, agent) -> RuleResult``."""
-
-    name = "rules"
-
-    def translate(self, text: str, agent: str) -> RuleResult:  # pragma: no cover - interface
-        raise NotImplementedError
-
-
-@dataclass
-class TranslationEnv:
-    """Everything a translator needs to know about one environment."""
-
-    name: str
-    domain: Domain
-    entities: dict[str, str]
-    static_facts: tuple[Fact, ...] = ()
-    rules: Optional[RuleTranslator] = None
-    agents: tuple[str, ...] = ()
-    description: str = ""  # a short text for LLM prompts: what the world is like
-    closed_predicates: tuple[str, ...] = ()  # every true fact of these is static (e.g. the map's hallways)
-
-    def store(self, agent: str | None = None):
-        """An empty BeliefStore over this env's domain and entities (with the agent's static knowledge)."""
-        from belief.store import BeliefStore
-
-        store = BeliefStore(self.domain, self.entities)
-        if agent is not None and self.static_facts:
-            store.add_all([Fact(Believes(agent, f.formula), f.probability) for f in self.static_facts])
-        return store
-
-
-def env_from_scenario(scenario, *, fixed: Iterable[str] = (), static: Iterable = (), rules=None,
-                      closed: Iterable[str] = (), description: str = "") -> TranslationEnv:
-    """A TranslationEnv over a :class:`~belief.domain.Scenario`: its domain and entities; as static facts,
-    the scenario's reality facts about the ``fixed`` objects (furniture that never moves) plus ``static``."""
-    from belief.grammar import parse_fact
-
-    fixed = {f.lower() for f in fixed}
-    facts: list[Fact] = []
-    for f in scenario.init:
-        if not f.chain and f.atom.args and str(f.atom.args[0]).lower() in fixed:
-            facts.append(f)
-    for f in static:
-        facts.append(f if isinstance(f, Fact) else parse_fact(str(f)))
-    return TranslationEnv(name=scenario.name, domain=scenario.domain, entities=dict(scenario.entities),
-                          static_facts=tuple(facts), rules=rules, agents=tuple(scenario.agents),
-                          description=description, closed_predicates=tuple(closed))
-
-
-_ENVS: dict[str, Callable[..., TranslationEnv]] = {}
-
-
-def register_env(name: str, factory: Callable[..., TranslationEnv]) -> None:
-    _ENVS[name] = factory
-
-
-def env_names() -> list[str]:
-    return sorted(_ENVS)
-
-
-def get_env(name: str, **kwargs) -> TranslationEnv:
-    key = name.split("_v")[0] if name not in _ENVS else name  # "bomb_v0" -> "bomb"
-    try:
-        factory = _ENVS[key]
-    except KeyError:
-        raise BeliefError(f"no translator for env {name!r}; known: {', '.join(env_names())}") from None
-    return factory(**kwargs)
-
-
-# --- the bomb game ---------------------------------------------------------------------------------
-BOMB_AGENTS = ("alpha", "bravo", "charlie")
-BOMB_COLOURS = ("red", "green", "blue")
-BOMB_CUTTERS = {"alpha": ("red", "green"), "bravo": ("green", "blue"), "charlie": ("blue", "red")}
-BOMB_ROOMS = (0, 3, 5, 6, 8)
-BOMB_EDGES = ((0, 3), (0, 5), (0, 6), (0, 8), (3, 8), (5, 6), (6, 8))
-BOMB_DOMAIN_TEXT = """
-; The bomb-defusal game: agents in rooms, bombs with a remaining colour sequence, wire cutters per agent.
-(define (domain bomb)
-  (:types room bomb sequence cutter bomb_state - entity)
-  (:constants red_cutter green_cutter blue_cutter - cutter  active defused - bomb_state)
-  (:predicates (at ?a - agent ?r - room)
-               (in ?b - bomb ?r - room)
-               (seq ?b - bomb ?s - sequence)
-               (state ?b - bomb ?s - bomb_state)
-               (has ?a - agent ?c - cutter)
-               (adjacent ?r - room ?s - room))
-  (:functional at in seq state))
-"""
-
-
-def seq_name(colours: Iterable[str]) -> str:
-    """The entity naming a remaining sequence: ``red_green``; ``none`` once defused."""
-    colours = [c.lower() for c in colours]
-    return "_".join(colours) if colours else "none"
-
-
-def cutter_name(colour: str) -> str:
-    """The entity naming a wire cutter: ``red_cutter``."""
-    return f"{colour.lower()}_cutter"
-
-
-def bomb_entities(rooms=BOMB_ROOMS, bombs: Iterable[int] = range(1, 6), agents=BOMB_AGENTS,
-                  max_phases: int = 3) -> dict[str, str]:
-    ents = {a: "agent" for a in agents}
-    ents.update({f"room_{r}": "room" for r in rooms})
-    ents.update({f"bomb_{b}": "bomb" for b in bombs})
-    ents["none"] = "sequence"
-    for n in range(1, max_phases + 1):
-        for combo in itertools.product(BOMB_COLOURS, repeat=n):
-            ents[seq_name(combo)] = "sequence"
-    return ents
-
-
-def bomb_static_facts(rooms=BOMB_ROOMS, edges=BOMB_EDGES, cutters=None) -> tuple[Fact, ...]:
-    cutters = cutters or BOMB_CUTTERS
-    out = []
-    for a, b in edges:
-        out.append(Fact(Atom("adjacent", (f"room_{a}", f"room_{b}"))))
-        out.append(Fact(Atom("adjacent", (f"room_{b}", f"room_{a}"))))
-    for agent, cols in cutters.items():
-        for c in cols:
-            out.append(Fact(Atom("has", (agent, cutter_name(c)))))
-    return tuple(out)
-
-
-def bomb_domain() -> Domain:
-    return _bomb_domain()
-
-
-_DOMAIN_CACHE: dict[str, Domain] = {}
-
-
-def _bomb_domain() -> Domain:
-    if "bomb" not in _DOMAIN_CACHE:
-        _DOMAIN_CACHE["bomb"] = Domain.parse(BOMB_DOMAIN_TEXT)
-    return _DOMAIN_CACHE["bomb"]
-
+from belief.translate_env import RuleResult, RuleTranslator, TranslationEnv, register_env
 
 _COL = r"(?:red|green|blue)"
 _SEQ_TEXT = rf"((?:\[?\s*'?{_COL}'?(?:\s*(?:,|-|and|then|->)\s*'?{_COL}'?)*\s*\]?)|none(?:\s*\(defused\))?)"
@@ -387,7 +225,7 @@ class BombRules(RuleTranslator):
                 res.uncovered.append(s_clean)
         # sentences come in time order: a later value of a functional fluent (or a later stance on an atom)
         # supersedes an earlier one ("You inspected Bomb 2 ... Blue." then "You saw Bomb 2 vanish ...")
-        dom = _bomb_domain()
+        dom = bomb_domain()
         latest: dict = {}
         for f in facts:
             fact = Fact(f)
@@ -437,11 +275,30 @@ class BombRules(RuleTranslator):
         return "\n".join(out), messages
 
 
-def _bomb_env(rooms=BOMB_ROOMS, edges=BOMB_EDGES, bombs=range(1, 6), **_) -> TranslationEnv:
+def bomb_message_facts(text: str) -> list[str]:
+    """Readable relations stated by a bomb-game message, via the env's own message parser."""
+    out = []
+    for f in parse_message_facts(text):
+        kind = f.get("type")
+        if kind == "contents":
+            out.extend(f"bomb_{b} IN room_{f['room']}" for b in f.get("bombs", []))
+        elif kind == "seq":
+            out.append(f"seq(bomb_{f['bomb']}, {seq_name(f.get('seq', []))})")
+            if f.get("room") is not None:
+                out.append(f"bomb_{f['bomb']} IN room_{f['room']}")
+        elif kind == "defused":
+            out.append(f"state(bomb_{f['bomb']}, defused)")
+        elif kind == "located":
+            out.append(f"bomb_{f['bomb']} IN room_{f['room']}")
+    return out
+
+
+def bomb_env(rooms=BOMB_ROOMS, edges=BOMB_EDGES, bombs=range(1, 6), **_) -> TranslationEnv:
+    """The ``bomb`` TranslationEnv (the study's map by default): registered as ``get_env("bomb")``."""
     return TranslationEnv(
-        name="bomb", domain=_bomb_domain(), entities=bomb_entities(rooms, bombs),
+        name="bomb", domain=bomb_domain(), entities=bomb_entities(rooms, bombs),
         static_facts=bomb_static_facts(rooms, edges), rules=BombRules(), agents=BOMB_AGENTS,
-        closed_predicates=("adjacent", "has"),
+        closed_predicates=("adjacent", "has"), message_facts=bomb_message_facts,
         description=("Three agents (alpha, bravo, charlie) defuse bombs in rooms room_0, room_3, room_5, room_6, "
                      "room_8. Each bomb is IN one room and has a remaining colour sequence, e.g. "
                      "seq(bomb_3, red_green); a fully defused bomb has seq(bomb_3, none) and state(bomb_3, defused). "
@@ -455,14 +312,13 @@ def bomb_env_from_trace_meta(meta: dict) -> TranslationEnv:
     rooms = tuple(gmap.get("rooms", BOMB_ROOMS))
     edges = tuple(tuple(e) for e in gmap.get("edges", BOMB_EDGES))
     bombs = sorted(int(b) for b in (meta.get("bombs") or {str(i): None for i in range(1, 6)}))
-    env = _bomb_env(rooms, edges, bombs)
+    env = bomb_env(rooms, edges, bombs)
     cutters = meta.get("cutters")
     if cutters:
         env.static_facts = bomb_static_facts(rooms, edges, {a: tuple(c) for a, c in cutters.items()})
     return env
 
 
-register_env("bomb", _bomb_env)
+register_env("bomb", bomb_env)
 
-__all__ = ["RuleResult", "RuleTranslator", "TranslationEnv", "register_env", "env_names", "get_env", "BombRules",
-           "env_from_scenario", "bomb_domain", "bomb_entities", "cutter_name", "bomb_static_facts", "seq_name", "bomb_env_from_trace_meta"]
+__all__ = ["BombRules", "bomb_env", "bomb_env_from_trace_meta", "bomb_message_facts"]

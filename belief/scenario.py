@@ -1,0 +1,128 @@
+"""Scenarios: a problem over a domain (agents, typed objects, initial facts of any depth, queries).
+
+::
+
+    (define (problem sally-anne) (:domain tomi)
+      (:agents Sally Anne)
+      (:objects room - room  basket box - container  marble - item)
+      (:init (in marble box) "Sally BELIEVE marble IN basket")
+      (:query "? Anne BELIEVE Sally BELIEVE marble IN ?c"))
+
+:func:`load_scenario` binds a scenario to its domain (in the same text, given, or registered by name:
+:func:`belief.domain.named_domain`); :meth:`Scenario.store` gives a belief store of its initial facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from belief.domain import AGENT_TYPE, ROOT_TYPE, Domain, domain_names, named_domain
+from belief.errors import BeliefError, BeliefTypeError
+from belief.formula import Fact, Formula
+from belief.grammar import Declaration, is_sexpr, parse_document
+from belief.store import BeliefStore
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A problem over a domain: agents, typed objects, initial facts (any depth) and queries."""
+
+    name: str
+    domain_name: str | None = None
+    agents: tuple = ()
+    objects: dict = field(default_factory=dict)
+    init: tuple = ()
+    queries: tuple = ()
+    domain: Domain | None = None
+
+    @classmethod
+    def from_sections(cls, name: str, sections: Iterable[tuple]) -> "Scenario":
+        domain_name = None
+        agents: list[str] = []
+        objects: dict[str, str] = {}
+        init: list[Fact] = []
+        queries: list[Formula] = []
+        for kind, payload in sections:
+            if kind == "domain":
+                domain_name = payload
+            elif kind == "agents":
+                agents.extend(payload)
+            elif kind == "objects":
+                objects.update({n: t or ROOT_TYPE for n, t in payload})
+            elif kind == "init":
+                init.extend(payload)
+            elif kind == "query":
+                queries.extend(q.formula if isinstance(q, Fact) else q for q in payload)
+        return cls(name, domain_name, tuple(agents), objects, tuple(init), tuple(queries))
+
+    def with_domain(self, domain: Domain) -> "Scenario":
+        if self.domain_name and domain.name != self.domain_name:
+            raise BeliefTypeError(f"scenario {self.name} is for domain {self.domain_name}, not {domain.name}")
+        for n, t in self.objects.items():
+            if t not in domain.types:
+                raise BeliefTypeError(f"scenario {self.name}: object {n} has undeclared type {t!r}")
+        return Scenario(self.name, domain.name, self.agents, self.objects, self.init, self.queries, domain)
+
+    @property
+    def entities(self) -> dict[str, str]:
+        ents = dict(self.domain.constants) if self.domain else {}
+        ents.update(self.objects)
+        ents.update({a: AGENT_TYPE for a in self.agents})
+        return ents
+
+    def validate(self, item):
+        if self.domain is None:
+            return item
+        return self.domain.validate(item, self.entities)
+
+    def store(self) -> BeliefStore:
+        """A BeliefStore holding this scenario's initial facts (all checked, all-or-nothing)."""
+        store = BeliefStore(self.domain, self.entities if self.domain else None)
+        store.add_all(self.init)
+        return store
+
+
+def read_document(text: str, *, source: str | None = None) -> list:
+    """A document's items as values: facts, :class:`~belief.domain.Domain` and :class:`Scenario` (not yet
+    bound to their domains), in order. Either surface (see :func:`belief.grammar.parse_document`)."""
+    out = []
+    for item in parse_document(text, source=source):
+        if isinstance(item, Declaration):
+            item = (Domain.from_declaration(item) if item.kind == "domain"
+                    else Scenario.from_sections(item.name, item.sections))
+        out.append(item)
+    return out
+
+
+def load_scenario(text: str, *, source: str | None = None, domains: dict[str, Domain] | None = None) -> Scenario:
+    """Load a scenario from an s-expression document, bound to its domain (defined in the same text, given
+    in ``domains``, or a registered one such as the built-in examples: :func:`belief.domain.named_domain`),
+    or from a plain readable fact file (one fact per line: an untyped scenario)."""
+    if not is_sexpr(text):
+        facts = parse_document(text, source=source)
+        agents = sorted({a for f in facts for a in f.chain if isinstance(a, str)})
+        return Scenario(source or "facts", None, tuple(agents), {}, tuple(facts), ())
+    items = read_document(text, source=source)
+    known: dict = {name: None for name in domain_names()}
+    known.update(domains or {})
+    known.update({d.name: d for d in items if isinstance(d, Domain)})
+    problems = [i for i in items if isinstance(i, Scenario)]
+    if len(problems) != 1:
+        raise BeliefError(f"{source or 'scenario'}: expected one (define (problem ...)), found {len(problems)}")
+    sc = problems[0]
+    if sc.domain_name is None:
+        return sc
+    dom = known.get(sc.domain_name, "missing")
+    if dom is None:
+        dom = named_domain(sc.domain_name)
+    if dom == "missing":
+        raise BeliefError(f"{source or 'scenario'}: unknown domain {sc.domain_name!r}; define it in the same file "
+                          f"or use a built-in one ({', '.join(domain_names())})")
+    extra = [i for i in items if isinstance(i, Fact)]
+    if extra:
+        sc = Scenario(sc.name, sc.domain_name, sc.agents, sc.objects, sc.init + tuple(extra), sc.queries)
+    return sc.with_domain(dom)
+
+
+__all__ = ["Scenario", "load_scenario", "read_document"]
