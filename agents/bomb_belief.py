@@ -1,26 +1,32 @@
 """A deterministic belief agent for bomb_v0: beliefs from its own observations and messages only.
 
-Its state is built solely from what the env shows it (``infos[agent]["obs"]`` at its turns, its own
-action results, messages delivered to it); it never reads the world, the trace or the checker.
+Its state is built solely from what the env shows it: ``infos[agent]["obs"]`` at its turns, its own
+action results, messages delivered to it, and its *private trace* (the events it perceived, handed over
+by ``env.take_perceived(agent)``, in the general trace vocabulary). It never reads the world, the global
+trace or the grading code.
 
-* Zero-order beliefs: bomb locations, room contents, remaining sequences (its own inspections and
-  tool results, teammates' messages), the public locations and score.
-* First-order beliefs: what each teammate has observed, in the same calculus the checker uses
-  (:class:`belief.envs.bomb_tom.Epistemics`). Teammates' private results are predicted with a
-  partner model of the team protocol below (a teammate that stays in a room with a bomb inspected
-  it or applied a tool to it; tools are applied only to common-knowledge sequences), so the model
-  is exact in a team of belief agents and approximate with other teammates.
-* Team protocol: share in each message what some teammate lacks (room contents, sequences,
-  defusals); apply a tool only when the bomb's sequence is common knowledge (it was in a delivered
-  message, updated by the predictable applications since), so every teammate can follow every
-  change; explore unvisited rooms by a public greedy assignment.
+* ToM answers and "who lacks what": the general checker (:func:`belief.checker.check`) run on its own
+  private trace; what a teammate knows is judged from what this agent saw that teammate observe or hear.
+  Teammates' private results (an inspection it did not see) are invisible to it, so its answers about
+  teammates can be wrong: they are graded against the truth of the global trace.
+* Planning state: bomb locations, room contents, remaining sequences (its own inspections and tool
+  results, teammates' messages), the public locations and score, and the sequences that are common
+  knowledge under the team protocol below.
+* Team protocol: share in each message what it believes some teammate lacks (room contents, sequences,
+  the effects of its own last action once it has seen them: never an effect it has not observed); apply a
+  tool only when the bomb's sequence is common knowledge (it was in a delivered message, updated by the
+  predictable applications since); explore unvisited rooms by a public greedy assignment.
 """
 
 from __future__ import annotations
 
-from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table
+from belief.checker import check
+from belief.envs.bomb_domain import bomb_domain, bomb_entities, seq_name
+from belief.envs.bomb_events import f_changed, f_contents, f_last_defusal, f_last_defuser, f_seq
+from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
 from belief.envs.bomb_text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
-from belief.envs.bomb_tom import Epistemics, _fact_text
+from belief.store import BeliefStore
+from belief.trace import Trace
 
 
 class BeliefAgent:
@@ -32,7 +38,9 @@ class BeliefAgent:
         self.agents = tuple(agents)
         self.cutters = dict(cutters or CUTTERS)
         self.table = action_table(self.map.rooms)
-        self.ep = Epistemics(self.agents)
+        self.private = Trace(meta={"private_to": name})
+        self._truth = None
+        self._unreported: list[int] = []                # bombs whose phase I defused and have not told
         self.loc: dict[str, int] = {}
         self.score = 0
         self.room_bomb: dict[int, int | None] = {}   # room -> bomb not yet defused (None: none)
@@ -54,7 +62,6 @@ class BeliefAgent:
         self.room_bomb[room] = bomb
         if bomb is not None:
             self.bomb_room[bomb] = room
-            self.ep.bomb_room[bomb] = room
             for k, who in self.pending.pop(room, []):
                 self._teammate_stationary(k, who, room)
 
@@ -68,17 +75,12 @@ class BeliefAgent:
             new = ck[1:]
             self.ck_seq[b] = new
             self.own_seq[b] = new
-            self.ep.add_defusal(b, t, not new)
-            self.ep.add_change_ev(who, b, t)
-        self.ep.add_seq(who, b, t)
 
     def _public_turn(self, rec):
         k, who, frm, to = rec["turn"], rec["agent"], rec["from"], rec["to"]
         if k in self.done_turns:
             return
         self.done_turns.add(k)
-        self.ep.add_turn(k, who, frm, to)
-        self.ep.add_contents(who, frm, 2 * k)
         self.visited.add(frm)
         self.loc[who] = to
         t = 2 * k + 1
@@ -87,14 +89,7 @@ class BeliefAgent:
             ck = self.ck_seq.get(b) if b is not None else None
             if b is not None and ck is not None and len(ck) == 1:
                 self._teammate_stationary(k, who, frm)   # the predicted final application
-            elif b is not None:
-                self.ep.add_defusal(b, t, True)
-                self.ep.add_change_ev(who, b, t)
-                self.ep.add_seq(who, b, t, value=())
-            self.ep.add_room_change(frm, t)
-            present = tuple(a for a in self.agents if self.loc.get(a) == frm)
             if b is not None:
-                self.ep.add_vanish(b, frm, t, present)
                 self._mark_defused(b)
             self.room_bomb[frm] = None
         elif frm == to:
@@ -111,7 +106,6 @@ class BeliefAgent:
 
     def _deliver(self, item):
         t_del, sender, posted, facts = item
-        self.ep.add_message(sender, posted, t_del, facts, [True] * len(facts))
         for f in facts:
             if f["type"] == "contents":
                 self._learn_room(f["room"], f["bombs"][0] if f["bombs"] else None)
@@ -146,7 +140,6 @@ class BeliefAgent:
         self.score = obs["score"]
         here = obs["room"]
         self.visited.add(here)
-        self.ep.add_contents(self.name, here, 2 * self.k, value=tuple(obs["contents"]))
         self._learn_room(here, obs["contents"][0] if obs["contents"] else None)
 
     def act(self, obs: dict) -> tuple[int, str]:
@@ -161,47 +154,65 @@ class BeliefAgent:
         k = res["turn"]
         t = 2 * k + 1
         self.done_turns.add(k)
-        self.ep.add_turn(k, self.name, res["from"], res["to"])
         self.loc[self.name] = res["to"]
         if res["valid"] and res["bomb"] is not None and res["kind"] in ("inspect", "apply"):
             b = res["bomb"]
             after = tuple(res["seq_after"])
             self.own_seq[b] = after
-            self.ep.add_seq(self.name, b, t, value=after)
             if res["defused_phase"]:
-                self.ep.add_defusal(b, t, res["vanished"])
-                self.ep.add_change_ev(self.name, b, t)
+                self._unreported.append(b)
                 if b in self.ck_seq:
                     self.ck_seq[b] = after
                 if res["vanished"]:
-                    self.ep.add_room_change(res["from"], t)
-                    self.ep.add_vanish(b, res["from"], t, tuple(res["present"]))
                     self._mark_defused(b)
                     self.room_bomb[res["from"]] = None
         self.score = res["score"]
         if message:
             self.queue.append((2 * 3 * res["round"], self.name, t, parse_message_facts(message)))
 
-    # --- ToM answers -----------------------------------------------------------------------------
+    # --- the private trace and ToM answers ------------------------------------------------------
+    def perceive(self, events) -> None:
+        """Append the events this agent perceived (``env.take_perceived(name)``) to its private trace."""
+        for ev in events:
+            self.private.append(ev.model_copy(update={"t": None}))
+        if events:
+            self._truth = None
+
+    def truth(self):
+        """The general checker on this agent's private trace (cached until new events arrive)."""
+        if self._truth is None:
+            self._truth = check(self.private)
+        return self._truth
+
+    def _believes_value(self, fluent):
+        v = self.truth().value((self.name,), fluent)
+        return v if isinstance(v, str) else None
+
+    def _knows(self, chain, fluent) -> bool:
+        return self.truth().knows_chain(chain, fluent)
+
     def answer(self, q: dict) -> str:
-        T = 2 * q["turn"] + 1
         level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
-        # messages already delivered by T are in the queue only if the round advanced; flush those
-        due = [i for i in self.queue if i[0] <= T]
-        if due:
-            self.queue = [i for i in self.queue if i[0] > T]
-            for i in sorted(due, key=lambda i: i[0]):
-                self._deliver(i)
-        if level == "introspection":
-            yes = self.ep.knows(self.name, tpl, subj, T)
-            who = "I"
-        elif level == "first_order":
-            yes = self.ep.knows(x, tpl, subj, T)
-            who = x.capitalize()
+        me, turn = self.name, q["turn"]
+        fluent = {"contents": f_contents, "sequence": f_seq, "changed": f_changed,
+                  "just_defused": f_last_defusal}[tpl](subj)
+        chain = {"introspection": (me,), "first_order": (x,), "second_order": (x, me)}[level]
+        who = "I" if level == "introspection" else x.capitalize()
+        if q.get("variant") == "you_changed":
+            yes = self._believes_value(f_last_defuser(subj)) == me and self._knows((x,), f_last_defuser(subj))
+            return (f"Yes, {who} is aware that I changed {bomb_name(subj)}." if yes else
+                    f"No, {who} is not aware that I changed {bomb_name(subj)}.")
+        if tpl == "changed":
+            holds = self._believes_value(fluent) == "yes"
+        elif tpl == "just_defused":
+            v = self._believes_value(fluent) or ""
+            holds = v.startswith("turn_") and int(v[5:]) > turn - len(self.agents)
         else:
-            yes = self.ep.aware(x, self.name, tpl, subj, T)
-            who = x.capitalize()
-        fact = _fact_text(tpl, subj, True)
+            holds = True
+        yes = holds and self._knows(chain, fluent)
+        fact = {"contents": f"the contents of {room_name(subj)}", "sequence": f"the sequence of {bomb_name(subj)}",
+                "changed": f"the state of {bomb_name(subj)} has changed",
+                "just_defused": f"a phase of {bomb_name(subj)} has just been defused"}[tpl]
         that = "" if tpl in ("contents", "sequence") else "that "
         if level == "second_order":
             return (f"Yes, {who} is aware that I know {that}{fact}." if yes else
@@ -211,16 +222,11 @@ class BeliefAgent:
         return f"Yes, {who} {verb} {that}{fact}." if yes else f"No, {who} {neg} {that}{fact}."
 
     # --- beliefs as facts -------------------------------------------------------------------------
-    def belief_store(self):
+    def belief_store(self) -> BeliefStore:
         """This agent's current zero- and first-order beliefs as belief-language facts in a typed BeliefStore
-        (domain ``bomb`` of :mod:`belief.rule_translate`): where agents and bombs are, the sequences it holds,
-        defused bombs, and, per teammate, the room contents and sequences it believes that teammate knows
-        (the same judgement its ToM answers use).  For inspection, diffs and tests; it reads only this
-        agent's own state."""
-        from belief.envs.bomb_domain import bomb_domain, bomb_entities, seq_name
-        from belief.store import BeliefStore
-
-        T = 2 * self.k + 1
+        (domain ``bomb``): where agents and bombs are, the sequences it holds, defused bombs, and, per
+        teammate, the room contents and sequences it believes that teammate knows (the same judgement its
+        ToM answers use: the checker on its private trace). It reads only this agent's own state."""
         me = self.name
         bombs = sorted(set(self.bomb_room) | self.defused)
         store = BeliefStore(bomb_domain(), bomb_entities(rooms=self.map.rooms, bombs=bombs or range(1, 6),
@@ -237,11 +243,11 @@ class BeliefAgent:
             if x == me:
                 continue
             for room, b in sorted(self.room_bomb.items()):
-                if b is not None and self.ep.knows(x, "contents", room, T):
+                if b is not None and self._knows((x,), f_contents(room)):
                     facts.append(f"{me} BELIEVE {x} BELIEVE bomb_{b} IN room_{room}")
             for b in bombs:
                 seq = () if b in self.defused else self._belief_seq(b)
-                if seq is not None and self.ep.knows(x, "sequence", b, T):
+                if seq is not None and self._knows((x,), f_seq(b)):
                     facts.append(f"{me} BELIEVE {x} BELIEVE seq(bomb_{b}, {seq_name(seq)})")
         store.add_all(facts, mode="replace")
         return store
@@ -280,8 +286,7 @@ class BeliefAgent:
         return self.table.index(("move", self.map.next_step(here, target)))
 
     def _someone_knows_seq(self, b) -> bool:
-        T = 2 * self.k
-        return any(self.ep._latest(self.ep.seq[a].get(b), T) is not None for a in self.agents)
+        return any(self._knows((a,), f_seq(b)) for a in self.agents)
 
     def _target(self, here):
         mine = self.cutters[self.name]
@@ -325,36 +330,26 @@ class BeliefAgent:
 
     # --- messages --------------------------------------------------------------------------------
     def _message(self, obs, action) -> str:
-        T = 2 * self.k
-        kind, arg = self.table[action]
+        """What some teammate lacks, as far as this agent can tell; only effects it has already observed."""
         here = obs["room"]
         mates = [a for a in self.agents if a != self.name]
         parts = []
-        b_here = obs["contents"][0] if obs["contents"] else None
-        after_here = None
-        if b_here is not None and kind == "apply":
-            ck = self.ck_seq.get(b_here)
-            after_here = ck[1:] if ck and ck[0] == arg else None
-        contents_after = [] if (after_here == ()) else list(obs["contents"])
-        if any(not self.ep.knows(a, "contents", here, T) for a in mates):
-            parts.append(fmt_contents(here, contents_after))
+        if any(not self._knows((a,), f_contents(here)) for a in mates):
+            parts.append(fmt_contents(here, list(obs["contents"])))
         for r, b in sorted(self.room_bomb.items()):
             if r == here:
                 continue
-            if self.ep.knows(self.name, "contents", r, T) and any(not self.ep.knows(a, "contents", r, T) for a in mates):
+            if self._knows((self.name,), f_contents(r)) and any(not self._knows((a,), f_contents(r)) for a in mates):
                 parts.append(fmt_contents(r, [b] if b is not None and b not in self.defused else []))
         for b in sorted(self.own_seq):
             seq = self._belief_seq(b)
-            if seq is None or b in self.defused:
+            if seq is None or b in self.defused or not self._knows_seq(b):
                 continue
-            if b == b_here and after_here is not None:
-                seq = after_here
-            elif not self._knows_seq(b):
-                continue
-            if any(not self.ep.knows(a, "sequence", b, T) for a in mates) or (b == b_here and after_here is not None):
+            if any(not self._knows((a,), f_seq(b)) for a in mates) or b in self._unreported:
                 parts.append(fmt_seq(b, seq, room=self.bomb_room.get(b)))
-        if b_here is not None and after_here is not None:
-            parts.append(fmt_defused_phase(b_here))
+        for b in self._unreported:
+            parts.append(fmt_defused_phase(b))
+        self._unreported = []
         return " ".join(parts)
 
 

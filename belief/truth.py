@@ -4,7 +4,8 @@ Semantics (README, "The logic"):
 
 * **Belief.** A chain ``(a1..ak)`` holds the value of the latest update all of its agents observed
   together (a trust policy decides what a message writes). A possible change they saw makes it *unsure*.
-* **Knowledge.** ``a`` knows a fluent iff its belief is a definite value that equals the real one.
+* **Knowledge.** ``a`` knows a fluent iff its belief is a definite value that equals the real one (in an
+  agent's private trace, ``meta["private_to"]``, the owner's own belief stands for the real value).
   Environments that state every change an agent cannot rule out as a ``possible`` event (the bomb game
   does) make this exactly "entailed by what ``a`` observed"; for traces without them (ToMi, Hi-ToM) it is
   those benchmarks' "true belief".
@@ -108,6 +109,8 @@ class GroundTruth:
         self._index: dict[tuple, FluentIndex] = index
         self._chapters = chapters
         self.final_locations = dict(locations)
+        #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
+        self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -258,22 +261,27 @@ class GroundTruth:
         return ids
 
     def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
+        """Did ``chain`` last hold (before update ``j``) one of the condition's values? A possible change
+        since does not erase what it last saw."""
         cond = idx.conds.get(j)
         if cond is None:
             return True
         g, values = cond
         before = idx.times[j] - 1
-        if before < 0:
-            return False
-        found = self._find(chain, g, before)
-        if found is None:
-            return False
-        gidx, kind, k = found
-        if kind == "g":
-            v = self._resolve(g, gidx.values[k], gidx.times[k], before)
-        else:
-            v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
-        return v is not None and not is_marker(v) and v in values
+        while before >= 0:
+            found = self._find(chain, g, before)
+            if found is None:
+                return False
+            gidx, kind, k = found
+            if kind == "g":
+                if gidx.values[k] is UNSURE:
+                    before = gidx.times[k] - 1
+                    continue
+                v = self._resolve(g, gidx.values[k], gidx.times[k], before)
+            else:
+                v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
+            return v is not None and not is_marker(v) and v in values
+        return False
 
     def _find(self, chain: tuple, fluent: tuple, at: int):
         """(index, 'g'|'o', position) of the update that set ``chain``'s value, or None. Chain normalised."""
@@ -404,6 +412,10 @@ class GroundTruth:
                 return False
             if raw is OPAQUE:  # they saw it: still true unless it changed since
                 return not self.changed_between(fluent, t_u, at)
+            if self.owner is not None and self.owner in self._aid:
+                ref = self.lookup((self.owner,), fluent, at)
+                if ref is not None and not is_marker(ref.value):
+                    return ref.value == raw
             real = self._reality_prov(fluent, at)
             return real is not None and real.value == raw
         if not self._kw(chain[1:], fluent, at):

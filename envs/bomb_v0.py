@@ -33,6 +33,7 @@ Messages are attached to the next ``step`` with :meth:`raw_env.say`.
 from __future__ import annotations
 
 import functools
+from copy import deepcopy
 from collections import defaultdict
 
 import numpy as np
@@ -43,8 +44,11 @@ from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 
 from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
                                   unrecognised_feedback)
+from belief.envs.bomb_events import (defusal_events, delivery_event, possible_change_event, room_view_events,
+                                     sequence_seen_events, setup_events, f_at, room_id)
 from belief.envs.bomb_text import parse_message_facts
 from belief.envs.text_spaces import printable, text_observation_space
+from belief.filter import PrivateTrace
 from belief.trace import Action, Effect, Trace
 
 TEXT_MAX = 8192
@@ -97,6 +101,22 @@ def parallel_env(**kwargs):
     return _ParallelBomb(env(**kwargs))
 
 
+class _Snapshot:
+    """The world as it was before an action (what teammates could reason about when they saw it)."""
+
+    def __init__(self, w):
+
+        self.agents = w.agents
+        self.cutters = w.cutters
+        self.bombs = deepcopy(w.bombs)
+
+    def bomb_in(self, room):
+        for b in self.bombs.values():
+            if b.room == room and not b.defused:
+                return b
+        return None
+
+
 class raw_env(AECEnv):
     metadata = {"name": "bomb_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
@@ -128,7 +148,12 @@ class raw_env(AECEnv):
         if seed is not None:
             self._seed = seed
         options = options or {}
-        self.world = World.generate(self._seed, random_maps=options.get("random_maps", self.random_maps))
+        if options.get("world") is not None:  # a scripted scenario (tests, tutorials)
+            if not isinstance(options["world"], World):
+                raise TypeError("options['world'] must be a belief.envs.bomb_map.World")
+            self.world = deepcopy(options["world"])
+        else:
+            self.world = World.generate(self._seed, random_maps=options.get("random_maps", self.random_maps))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -157,16 +182,42 @@ class raw_env(AECEnv):
         self._stuck_rounds = 0
         self._views: dict[str, dict] = {}
         w = self.world
+        self._seq_history = {b.id: [tuple(b.remaining)] for b in w.bombs.values()}
+        self._filters = {a: PrivateTrace(a) for a in self.agents}
+        self._perceived: dict[str, list] = {a: [] for a in self.agents}
         self.trace = Trace(meta={
             "env": "bomb_v0", "seed": self._seed, "random_maps": bool(options.get("random_maps", self.random_maps)),
             "map": w.map.to_json(), "agents": list(AGENTS), "cutters": {a: list(c) for a, c in w.cutters.items()},
             "bombs": {str(b.id): {"room": b.room, "sequence": list(b.sequence)} for b in w.bombs.values()},
             "start_room": w.locations[AGENTS[0]], "max_rounds": self.max_rounds, "max_score": w.max_score,
         })
+        for ev in setup_events(w, "setup"):
+            self._log(ev)
         self._begin_turn()
 
     def close(self):
         pass
+
+    # --- the trace, and what each agent perceived of it ------------------------------------------
+    def _source(self, phase: str) -> str:
+        return f"round {self.round} turn {self.turn} {phase}"
+
+    def _log(self, ev) -> None:
+        """Append to the global trace; each agent's filter keeps what that agent perceived."""
+        ev = self.trace.append(ev)
+        for a, flt in self._filters.items():
+            mine = flt.feed(ev)
+            if mine is not None:
+                self._perceived[a].append(mine)
+
+    def take_perceived(self, agent: str) -> list:
+        """The events ``agent`` perceived since the last call, masked as it perceived them.
+
+        This is the structured observation a belief tracker reads (its private trace); it never contains
+        anything the agent did not see, hear or witness.
+        """
+        out, self._perceived[agent] = self._perceived[agent], []
+        return out
 
     def say(self, text: str | None) -> None:
         """Attach a message (broadcast to teammates, delivered next round) to the current agent's next step."""
@@ -240,10 +291,8 @@ class raw_env(AECEnv):
             return
         agent = self.agent_selection
         view = self._view(agent, record=True)
-        self.trace.append(Action(name="observe", agent=agent, room=f"room_{view['room']}", visible_to=(agent,),
-                                 params={"turn": self.turn, "round": self.round, "room": view["room"],
-                                         "contents": view["contents"], "locations": view["locations"],
-                                         "score": view["score"]}))
+        for ev in room_view_events(self.world, agent, view["room"], self._source("start")):
+            self._log(ev)
         self.infos[agent] = {"obs": {k: v for k, v in view.items() if k != "text"},
                              "action_mask": np.array(self.world.mask(agent), dtype=np.int8),
                              "result": self._last_result[agent]}
@@ -259,6 +308,7 @@ class raw_env(AECEnv):
             return
         w = self.world
         action = int(action)
+        self._world_before = _Snapshot(w)
         out = w.step(agent, action)
         if out.kind == "unrecognised" and self._invalid_reason is not None:
             feedback, raw = self._invalid_reason
@@ -276,22 +326,35 @@ class raw_env(AECEnv):
                   "present": list(out.present), "action": action, "score": w.score}
         self._last_result[agent] = result
         self.infos[agent] = {**self.infos[agent], "result": result}
-        effects = []
+        src = self._source("act")
+        everyone = tuple(AGENTS)
         if out.kind == "move" and out.valid:
-            effects.append(Effect(predicate="at", subject=(agent,), value=f"room_{out.to}"))
-        if out.defused_phase:
-            effects.append(Effect(predicate="seq", subject=(f"bomb_{out.bomb}",), value=",".join(out.seq_after)))
-        if out.vanished:
-            effects.append(Effect(predicate="in", subject=(f"bomb_{out.bomb}",), value="defused"))  # None does not round-trip (exclude_none)
-        visible = tuple(AGENTS) if out.kind == "move" else ((agent,) if not out.vanished else tuple(out.present))
-        self.trace.append(Action(name=out.kind, agent=agent, room=f"room_{out.frm}", params=dict(result),
-                                 effects=tuple(effects), visible_to=visible))
+            self._log(Action(name="move", agent=agent, room=room_id(out.frm), params=dict(result), source=src,
+                             effects=(Effect(predicate="at", subject=f_at(agent)[1:], value=room_id(out.to)),),
+                             visible_to=everyone))
+            for ev in room_view_events(w, agent, out.to, src):
+                self._log(ev)
+        else:
+            # teammates see the agent stay: a possible change when it could have cut a phase unseen
+            bomb_before = w.bombs[out.bomb] if out.bomb is not None else None
+            for ev in possible_change_event(self._world_before, agent, out.frm, src):
+                self._log(ev)
+            if out.defused_phase:
+                self._seq_history[out.bomb].append(tuple(out.seq_after))
+                for ev in defusal_events(w, agent, out, self.turn, src, dict(result)):
+                    self._log(ev)
+            else:
+                self._log(Action(name=out.kind, agent=agent, room=room_id(out.frm), params=dict(result), source=src,
+                                 visible_to=(agent,)))
+                if out.valid and bomb_before is not None:
+                    for ev in sequence_seen_events(agent, bomb_before, self._seq_history[out.bomb], src):
+                        self._log(ev)
         message = self._pending_message
         self._pending_message = ""
         if message:
             facts = parse_message_facts(message)
-            self.trace.append(Action(name="say", agent=agent, room=f"room_{out.to}",
-                                     params={"turn": self.turn, "round": self.round, "text": message, "facts": facts}))
+            self._log(Action(name="say", agent=agent, room=room_id(out.to), visible_to=(agent,), source=src,
+                             params={"turn": self.turn, "round": self.round, "text": message, "facts": facts}))
             self._outbox.append({"sender": agent, "text": message, "round": self.round, "posted_turn": self.turn,
                                  "facts": facts})
         # public record of this turn, and what the agents present saw
@@ -322,8 +385,11 @@ class raw_env(AECEnv):
     def _new_round(self) -> None:
         self.round += 1
         if self._outbox:
-            self.trace.append(Action(name="deliver", visible_to=tuple(AGENTS),
-                                     params={"round": self.round, "turn": self.turn, "messages": list(self._outbox)}))
+            for m in self._outbox:
+                ev = delivery_event(m["sender"], [a for a in AGENTS if a != m["sender"]], m["facts"],
+                                    self._source("deliver"))
+                if ev is not None:
+                    self._log(ev)
             for m in self._outbox:
                 for a in AGENTS:
                     if a != m["sender"]:
@@ -359,8 +425,9 @@ class raw_env(AECEnv):
                 self.truncations[a] = True
             else:
                 self.terminations[a] = True
-        self.trace.append(Action(name="end", params={"round": self.round, "reason": reason, "score": w.score,
-                                                      "turn": self.turn, **self.metrics()}))
+        self._log(Action(name="end", visible_to=(), source=self._source("end"),
+                         params={"round": self.round, "reason": reason, "score": w.score, "turn": self.turn,
+                                 **self.metrics()}))
         return True
 
     # --- metrics & rendering ---------------------------------------------------------------------

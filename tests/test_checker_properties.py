@@ -68,13 +68,24 @@ class Reference:
                 continue
             if cond is not None:
                 g, values = cond
-                held = self.resolve(g, prev.get((c, g)), self.t - 1)
-                if held not in values:
+                if self.last_held(c, g, self.t - 1, prev) not in values:
                     continue
             self.beliefs[(c, f)] = (v, self.t)
         if group | set(witnesses):
             self.records.setdefault(f, []).append(
                 (self.t, frozenset(group), frozenset(group | set(witnesses)), v, change, cond, except_solo))
+
+    def last_held(self, c, g, t, snap=None):
+        """The chain's last value of g at t that is not 'unsure' (what it last saw)."""
+        while t >= 0:
+            held = (snap if snap is not None else self.snapshots[t]).get((c, g))
+            snap = None
+            if held is None:
+                return "<unknown>"
+            if held[0] != UNSURE_:
+                return self.resolve(g, held, t)
+            t = held[1] - 1
+        return "<unknown>"
 
     def occupants(self, room):
         return {a for a in self.agents if self.loc[a] == room}
@@ -223,7 +234,7 @@ class Reference:
             seen = rest <= m and not (excl is not None and rest == {excl})
             if seen and cond is not None:
                 g, values = cond
-                seen = self.value(c, g, tr - 1) in values
+                seen = self.last_held(c, g, tr - 1) in values
             if seen:
                 return v != UNSURE_
             if change:
