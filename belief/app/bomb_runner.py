@@ -56,12 +56,22 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
                 new.extend(stream.feed(ev))
         return new
 
+    def perceive():
+        # each agent's private trace: only what it perceived (agents without a tracker ignore it)
+        for a, ag in agents.items():
+            events = e.take_perceived(a)
+            if hasattr(ag, "perceive"):
+                ag.perceive(events)
+
     def ask_all(new):
+        perceive()
         for q in new:
             qs.append(q)
             answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
 
+    perceive()
     while not (all(e.terminations.values()) or all(e.truncations.values())):
+        perceive()
         name = e.agent_selection
         ag = agents[name]
         obs = e.infos[name]["obs"]
