@@ -41,6 +41,7 @@ class BeliefAgent:
         self.private = Trace(meta={"private_to": name})
         self._truth = None
         self._unreported: list[int] = []                # bombs whose phase I defused and have not told
+        self.seen_seq: dict[int, tuple] = {}           # sequences I read myself or was told (never predicted)
         self.loc: dict[str, int] = {}
         self.score = 0
         self.room_bomb: dict[int, int | None] = {}   # room -> bomb not yet defused (None: none)
@@ -114,6 +115,7 @@ class BeliefAgent:
             elif f["type"] == "seq":
                 if f.get("room") is not None:
                     self._learn_room(f["room"], f["bomb"])
+                self.seen_seq.setdefault(f["bomb"], tuple(f["seq"]))
                 if f["bomb"] not in self.ck_seq:
                     self.ck_seq[f["bomb"]] = tuple(f["seq"])
                     if f["bomb"] not in self.own_seq:
@@ -159,6 +161,7 @@ class BeliefAgent:
             b = res["bomb"]
             after = tuple(res["seq_after"])
             self.own_seq[b] = after
+            self.seen_seq[b] = after
             if res["defused_phase"]:
                 self._unreported.append(b)
                 if b in self.ck_seq:
@@ -178,18 +181,18 @@ class BeliefAgent:
         if events:
             self._truth = None
 
-    def truth(self):
+    def private_truth(self):
         """The general checker on this agent's private trace (cached until new events arrive)."""
         if self._truth is None:
             self._truth = check(self.private)
         return self._truth
 
     def _believes_value(self, fluent):
-        v = self.truth().value((self.name,), fluent)
+        v = self.private_truth().value((self.name,), fluent)
         return v if isinstance(v, str) else None
 
     def _knows(self, chain, fluent) -> bool:
-        return self.truth().knows_chain(chain, fluent)
+        return self.private_truth().knows_chain(chain, fluent)
 
     def answer(self, q: dict) -> str:
         level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
@@ -341,9 +344,9 @@ class BeliefAgent:
                 continue
             if self._knows((self.name,), f_contents(r)) and any(not self._knows((a,), f_contents(r)) for a in mates):
                 parts.append(fmt_contents(r, [b] if b is not None and b not in self.defused else []))
-        for b in sorted(self.own_seq):
-            seq = self._belief_seq(b)
-            if seq is None or b in self.defused or not self._knows_seq(b):
+        for b, seq in sorted(self.seen_seq.items()):
+            # only what it saw itself or was told: never a predicted effect of a teammate's (or its own) action
+            if b in self.defused and b not in self._unreported:
                 continue
             if any(not self._knows((a,), f_seq(b)) for a in mates) or b in self._unreported:
                 parts.append(fmt_seq(b, seq, room=self.bomb_room.get(b)))

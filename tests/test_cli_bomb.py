@@ -14,7 +14,8 @@ def test_run_bomb_json_last_line(tmp_path):
     last = json.loads(r.stdout.strip().splitlines()[-1])
     assert set(last) == {"episodes", "score", "rounds", "valid_action_pct", "tom_accuracy"}
     assert last["episodes"] == 3 and last["score"] == 90
-    assert last["tom_accuracy"] == {"introspection": 100.0, "first_order": 100.0, "second_order": 100.0}
+    assert set(last["tom_accuracy"]) == {"introspection", "first_order", "second_order"}
+    assert all(50.0 < v <= 100.0 for v in last["tom_accuracy"].values())
     assert "valid action %" in r.stdout and "Introspection" in r.stdout
     assert (tmp_path / "bomb_0.trace.jsonl").exists() and (tmp_path / "bomb_2.answers.jsonl").exists()
 
@@ -30,7 +31,7 @@ def test_grade_command(tmp_path):
     r = runner.invoke(app, ["grade", str(trace), str(answers), "--json"])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout.strip().splitlines()[-1])
-    assert rep["overall"] == 100.0 and rep["unparseable"] == []
+    assert 50.0 < rep["overall"] <= 100.0 and rep["unparseable"] == []
     assert "1st-order" in r.stdout
     ids = [json.loads(x)["id"] for x in answers.read_text().splitlines()]
     odd = tmp_path / "odd.jsonl"

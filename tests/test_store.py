@@ -29,6 +29,19 @@ def test_chains_form_a_graph_of_models():
     assert len(s) == 1
 
 
+def test_value_query_reads_functional_fluents():
+    s = tomi_store()
+    s.add_all(["Sally BELIEVE marble IN basket", "Anne BELIEVE Sally BELIEVE marble IN box", "Anne AT room",
+               "Anne BELIEVE NOT marble IN basket"])
+    assert s.value(("Sally",), "in", "marble") == "basket"
+    assert s.value(("Anne", "Sally"), "in", "marble") == "box"
+    assert s.value(("Anne",), "in", "marble") is None  # only a NOT: no believed value
+    assert s.value((), "at", "Anne") == "room" and s.value(("Bob",), "at", "Anne") is None
+    assert s.values(("Anne", "Sally")) == {("in", "marble"): "box"} and s.values(("Nobody",)) == {}
+    s.replace("Sally BELIEVE marble IN box")
+    assert s.value(("Sally",), "in", "marble") == "box"
+
+
 def test_functional_second_value_is_a_conflict_and_replace_revises():
     s = tomi_store()
     s.add("Sally BELIEVE marble IN basket")

@@ -97,6 +97,7 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
                       "answers": f"{stem}.answers.jsonl"}
     m["_questions"] = qs
     m["_answers"] = answers
+    m["_trace"] = e.trace  # (like the other _ keys: for library callers, not serialised)
     return m
 
 

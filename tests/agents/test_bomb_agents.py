@@ -8,23 +8,65 @@ from belief.grading import grade
 
 
 @pytest.mark.parametrize("seed", [0, 7, 13])
-def test_belief_team_full_score_and_exact_tom(seed):
+def test_belief_team_full_score_and_graded_tom(seed):
+    """The belief team defuses everything; its answers (from private traces) are graded against the truth of
+    the global trace: exact on introspection about the action just taken, not 100% about teammates."""
     m = run_episode("belief", seed)
     assert m["score"] == 90 and m["completed"] and m["valid_action_pct"] == 100.0
-    rep = grade(m["_questions"], m["_answers"])
-    assert rep.accuracy() == 100.0 and not rep.unparseable
+    study = [(q, a) for q, a in zip(m["_questions"], m["_answers"]) if q.set == "study"]
+    rep = grade([q for q, _ in study], [a for _, a in study])
+    assert not rep.unparseable and not rep.missing
+    assert rep.correct["introspection"] == rep.total["introspection"]
+    assert 0.5 < rep.accuracy() / 100 <= 1.0
 
 
-def test_belief_team_random_maps_exact_tom():
+def test_belief_team_random_maps():
     m = run_episode("belief", 3, random_maps=True)
     assert m["score"] == 90
-    assert grade(m["_questions"], m["_answers"]).accuracy() == 100.0
+    assert grade(m["_questions"], m["_answers"]).accuracy() > 80.0
 
 
 def test_belief_agent_uses_no_global_state():
+    """It may run the general checker, but only on its own private trace: no world, no global trace, no
+    grading code."""
     src = inspect.getsource(bomb_belief)
-    for forbidden in (".world", "Trace", "questions(", "truth(", "import checker", "belief.checker"):
+    for forbidden in (".world", "e.trace", "env.trace", "questions(", " truth(", "bomb_tom", "belief.grading", "belief.filter"):
         assert forbidden not in src
+    assert "check(self.private)" in src
+
+
+def test_belief_agent_answers_only_from_what_it_perceived():
+    """Two runs that differ only in what one agent perceived give that agent different answers."""
+    from belief.agents.bomb_belief import BeliefAgent
+    from belief.envs.bomb_events import f_seq
+    from belief.trace import Observe
+
+    a = BeliefAgent("alpha")
+    b = BeliefAgent("alpha")
+    seen = Observe(agents=("alpha",), fluents=(f_seq(1),), values=("red,green",))
+    a.perceive([seen])
+    q = {"turn": 0, "level": "introspection", "template": "sequence", "subject": 1, "target": "bravo"}
+    assert a.answer(q).startswith("Yes") and b.answer(q).startswith("No")
+
+
+def test_belief_agent_messages_report_only_observed_effects():
+    """Regression: the agent announced 'Bomb N is defused' before acting (false in mixed teams)."""
+    from belief.envs.bomb_text import parse_message_facts
+
+    from belief.checker import check
+    from belief.trace import Trace
+
+    m = run_episode(["random", "belief", "random"], 4)
+    claims = bad = 0
+    # replay the trace: every 'defused' claim in a belief agent's message is true when it is posted
+    trace = m["_trace"]
+    for i, ev in enumerate(trace):
+        if ev.kind == "action" and ev.name == "say" and ev.agent == "bravo":
+            for f in parse_message_facts(ev.params["text"]):
+                if f["type"] == "defused" or (f["type"] == "seq" and not f["seq"]):
+                    claims += 1
+                    bad += check(Trace(list(trace)[:i + 1], meta=trace.meta)).reality(("changed", f"bomb_{f['bomb']}")) != "yes"
+    assert claims > 0 and bad == 0
 
 
 def test_planner_and_random_run():
@@ -36,7 +78,7 @@ def test_planner_and_random_run():
 
 def test_mixed_team_runs():
     m = run_episode(["belief", "random", "belief"], 5)
-    assert m["questions"] == 3 * m["actions"]
+    assert m["questions"] == 6 * m["actions"]  # three levels, study and probe sets
 
 
 def test_belief_agents_expose_their_beliefs_as_a_typed_store():
@@ -49,6 +91,8 @@ def test_belief_agents_expose_their_beliefs_as_a_typed_store():
     agents = {a: bomb_belief.BeliefAgent(a, e.world.map, e.world.cutters) for a in e.possible_agents}
     seen_first_order = 0
     for _ in range(12):
+        for a, ag in agents.items():
+            ag.perceive(e.take_perceived(a))
         name = e.agent_selection
         action, message = agents[name].act(e.infos[name]["obs"])
         e.say(message)

@@ -110,8 +110,15 @@ def test_messages_delivered_next_round_and_trace_roundtrip(tmp_path):
     e.trace.write(path)
     back = Trace.read(path)
     assert len(back) == len(e.trace)
-    names = [ev.name for ev in back]
-    assert "say" in names and "deliver" in names and names[0] == "observe"
+    assert [ev.model_dump() for ev in back] == [ev.model_dump() for ev in e.trace]
+    kinds = [ev.kind for ev in back]
+    assert "announce" in kinds and back[0].name == "setup" and "observe" in kinds
+    said = [ev for ev in back if ev.kind == "announce"]
+    assert said[0].sender == "alpha" and set(said[0].audience) == {"bravo", "charlie"}
+    assert {(c.fluent, c.value) for c in said[0].content} == {(("contents", "room_6"), "bomb_2"),
+                                                              (("in", "bomb_2"), "room_6")}
+    # no untyped params carry semantics: the checker's events are typed (params are metadata on actions)
+    assert all(ev.kind in ("action", "observe", "possible", "announce") for ev in back)
 
 
 def test_round_limit_truncates():

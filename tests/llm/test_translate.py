@@ -3,13 +3,12 @@ import pytest
 
 from belief import examples
 import belief.envs  # noqa: F401  (registers the "bomb" translation env)
-from belief.domain import Domain
 from belief.errors import BeliefError
 from belief.llm_client import LLMUnavailableError
 from belief.scenario import Scenario, load_scenario
 from belief.translate import Translator, TranslationError
 from belief.translate_config import TranslatorConfig
-from belief.translate_env import TranslationEnv, env_from_scenario, get_env
+from belief.translate_env import env_from_scenario, get_env
 
 OBS = """Round: 2
 Total team score: 0

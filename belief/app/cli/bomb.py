@@ -79,6 +79,7 @@ def run_bomb(
             task = bar.add_task("bomb episodes", total=episodes)
             for i in range(episodes):
                 m = run_episode(team, seed + i, random_maps=random_maps, max_rounds=max_rounds, out=out_dir)
+                m.pop("_trace", None)
                 rep = grade(m.pop("_questions"), m.pop("_answers"))
                 m["tom_accuracy"] = {lvl: rep.accuracy(lvl) for lvl in LEVELS}
                 report.merge(rep)
