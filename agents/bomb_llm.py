@@ -29,9 +29,10 @@ import re
 from typing import Optional
 
 from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
+from belief.envs.bomb_rules import bomb_env_from_trace_meta, bomb_message_facts
+from belief.envs.bomb_text import parse_action
 from belief.errors import BeliefError
 from belief.llm_client import LLMClient, LLMConfig, LLMError, LLMOutputError
-from belief.envs.bomb_rules import bomb_env_from_trace_meta, bomb_message_facts
 from belief.messages import receive_message
 from belief.translate import Translator
 
@@ -232,8 +233,6 @@ class LLMBombAgent:
 
     def _ground(self, action_text: str, obs: dict, mask) -> tuple[Optional[int], list[str]]:
         """Ground the action with the env's parser; list every rule or belief it violates (CAC-style check)."""
-        from belief.envs.bomb_text import parse_action
-
         parsed = parse_action(action_text, list(self.map.rooms))
         if parsed.action is None:
             return None, [parsed.error or "no action found: reply 'Move to Room X', 'Inspect Bomb' or "

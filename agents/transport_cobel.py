@@ -37,6 +37,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
+from belief.agents.transport_planner import Planner
 from belief.envs import transport_world as tw
 from belief.envs.transport_v0 import parse_message_facts
 from belief.errors import BeliefError
@@ -655,8 +656,6 @@ class TransportAgent:
     """A ``transport_v0`` agent parameterised by a :class:`Config` (see :data:`PRESETS`)."""
 
     def __init__(self, name: str, config: Config | str = "cobel", planner=None):
-        from belief.agents.transport_planner import Planner
-
         self.name = name
         self.config = PRESETS[config] if isinstance(config, str) else config
         self.planner = planner or Planner(self.config.planner)
@@ -682,8 +681,6 @@ def make_agents(kind: str, agents, planner_engine: str | None = None, message_wr
     """Agents of one type. ``message_writer``: e.g. ``llm_message_writer(LLMClient.from_env())`` (LLM mode).
     ``llm``: a :class:`belief.agents.transport_llm.TransportLLM` (LLM mode for ``cobel`` only: the parts it
     enables replace the update's observation reading, inform the partner prediction, phrase messages)."""
-    from belief.agents.transport_planner import Planner
-
     cfg = PRESETS[kind]
     if planner_engine and cfg.planner != "greedy":
         cfg = replace(cfg, planner=planner_engine)
@@ -707,8 +704,6 @@ def llm_message_writer(client, max_tokens: int = 60, stats: dict | None = None):
     stats = stats if stats is not None else {}
 
     def write(fact_lines: list, plan_text: str, default: str) -> str:
-        from belief.errors import BeliefError
-
         stats["message_calls"] = stats.get("message_calls", 0) + 1
         prompt = ("You coordinate with a teammate to carry objects to a bed. In one short sentence, tell them "
                   f"your plan: {plan_text}. Do not add facts.")

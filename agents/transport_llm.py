@@ -34,12 +34,18 @@ import re
 from dataclasses import replace
 from typing import Optional
 
+import openai
 from pydantic import BaseModel, Field
 
+from belief.agents.transport_cobel import PLAN_MEMORY, llm_message_writer, value
+from belief.envs import transport_world as tw
+from belief.envs.transport_v0 import render_view
 from belief.errors import BeliefError
 from belief.formula import Fact
-from belief.llm_client import LLMClient, LLMError, LLMOutputError, LLMResponseError, LLMUnavailableError
+from belief.llm_client import (LLMClient, LLMConfig, LLMConfigError, LLMError, LLMOutputError, LLMResponseError,
+                               LLMUnavailableError)
 from belief.translate import Checked, TranslationError, Translator
+from belief.translate_env import TranslationEnv
 
 PARTS = ("update", "predict", "message")
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -55,9 +61,6 @@ class SubgoalChoice(BaseModel):
 
 def translation_env(task: dict):
     """A :class:`belief.translate_env.TranslationEnv` for one episode (its entities; the bed is fixed)."""
-    from belief.envs import transport_world as tw
-    from belief.translate_env import TranslationEnv
-
     return TranslationEnv(
         name="transport", domain=tw.domain(), entities=dict(task["entities"]),
         static_facts=(Fact.parse(f"{tw.BED} IN {task['bedroom']}"),), rules=None,
@@ -142,8 +145,6 @@ class TransportLLM:
 
     # --- wiring ------------------------------------------------------------------------------------
     def configure(self, cfg):
-        from belief.agents.transport_cobel import llm_message_writer
-
         kw = {}
         if "update" in self.parts:
             kw["fact_reader"] = _Reader(self)
@@ -198,8 +199,6 @@ class TransportLLM:
 
     def read_facts(self, state, view) -> list[Fact] | None:
         """Checked facts for the observation ``view`` (None: fall back to the deterministic update)."""
-        from belief.envs.transport_v0 import render_view
-
         st = self.stats["update"]
         st["calls"] += 1
         if self.disabled:
@@ -225,8 +224,6 @@ class TransportLLM:
 
     # --- predict -----------------------------------------------------------------------------------
     def prompt_goals(self, state, cand: dict, goal_prob: dict) -> list[dict]:
-        from belief.agents.transport_cobel import PLAN_MEMORY, value
-
         partner = state.partner
         lines = []
         for i, g in enumerate(goal_prob):
@@ -322,8 +319,6 @@ def preflight(client: LLMClient) -> None:
 
     One ``GET /models`` (bounded by the client's timeout and retries); any HTTP answer other than 401/403
     counts as reachable (some servers have no model list)."""
-    import openai
-
     cfg = client.config
     try:
         client._client.models.list()
@@ -344,8 +339,6 @@ def preflight(client: LLMClient) -> None:
 def make_llm(base_url=None, model=None, api_key=None, timeout=None, max_retries=None, parts=PARTS,
              check: bool = True) -> TransportLLM:
     """Resolve the LLM settings (flags over environment over config file), check the endpoint, build the mode."""
-    from belief.llm_client import LLMConfig, LLMConfigError
-
     cfg = LLMConfig.resolve(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
                             max_retries=max_retries)
     if not cfg.configured:

@@ -13,8 +13,8 @@ from belief.formula import Atom, Believes, Fact, Formula, Not, Stance, Unsure, V
 
 # the grammar registers the parsers behind Formula.parse / Fact.parse; the examples register their domains by
 # name (a scenario's "(:domain tomi)"): importing them here makes both hold whatever module is imported first
-from belief import grammar  # noqa: E402,F401  isort: skip
-from belief import examples  # noqa: E402,F401  isort: skip
+from belief import grammar  # noqa: F401
+from belief import examples  # noqa: F401
 
 __version__ = "0.1.0"
 

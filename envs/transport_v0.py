@@ -45,8 +45,11 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from belief.envs import transport_world as tw
-from belief.envs.transport_tokens import count_tokens
 from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.transport_tokens import count_tokens
+from belief.errors import BeliefError
+from belief.formula import Atom
+from belief.grammar import parse_fact
 from belief.trace import Action, Content, Effect, Enter, Observe, Set, Tell, Trace
 
 AGENT_NAMES = ("alice", "bob")
@@ -561,10 +564,6 @@ def render_view(v: dict, task: dict | None = None) -> str:
 
 def parse_message_facts(text: str, entities: dict) -> list:
     """``[(pred, subject, value)]`` for every line/sentence of ``text`` that is a valid world fact."""
-    from belief.errors import BeliefError
-    from belief.formula import Atom
-    from belief.grammar import parse_fact
-
     dom = tw.domain()
     out = []
     for raw in text.replace(";", "\n").replace(". ", "\n").splitlines():

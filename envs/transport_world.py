@@ -50,6 +50,8 @@ from functools import lru_cache
 
 import networkx as nx
 
+from belief.domain import Domain
+
 ROOM_TYPES = ("living_room", "office", "kitchen", "bedroom")
 FAMILIES = ("food", "stuff")
 CAPACITIES = {"low": 2, "high": 5}
@@ -321,9 +323,7 @@ DOMAIN_TEXT = """
 
 
 @lru_cache(maxsize=1)
-def domain():
-    from belief.domain import Domain
-
+def domain() -> Domain:
     return Domain.parse(DOMAIN_TEXT)
 
 
