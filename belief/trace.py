@@ -38,6 +38,8 @@ from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from belief.errors import TraceError
+from belief.formula import Atom, decompose
+from belief.grammar import parse_formula
 
 SCHEMA_VERSION = 1
 FORMAT_NAME = "belief-trace"
@@ -265,9 +267,6 @@ class Content(BaseModel):
     @model_validator(mode="after")
     def _resolve(self):
         if self.fact is not None and not self.subject:
-            from belief.formula import Atom, decompose
-            from belief.grammar import parse_formula
-
             try:
                 f = parse_formula(self.fact)
             except Exception as e:  # BeliefSyntaxError and friends
