@@ -26,7 +26,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: source folder -> import name (pyproject's setuptools package-dir)
-SOURCES = {"belief": "belief", "grammar": "belief.grammar", "envs": "belief.envs", "agents": "belief.agents"}
+SOURCES = {"belief": "belief", "grammar": "belief.grammar", "envs": "belief.envs", "agents": "belief.agents",
+           "app": "belief.app"}
 
 #: third-party packages the core may import inside a function: optional and heavy. None today: every
 #: heavy package the core uses (numpy, networkx, lark, openai, pydantic) is a hard dependency and is

@@ -1,4 +1,4 @@
-"""The shared typer application; command modules register on it (see belief/cli/__init__.py)."""
+"""The shared typer application; command modules register on it (see app/cli/__init__.py)."""
 import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
