@@ -172,20 +172,13 @@ class IndexBuilder:
             idx.excl[pos] = excl
         if cond is not None:
             idx.conds[pos] = cond
-        by = idx.by_agent
-        for i in self.ids(mask):
-            lst = by.get(i)
-            if lst is None:
-                by[i] = [pos]
-            else:
-                lst.append(pos)
-        wby = idx.wit_by_agent
-        for i in self.ids(wmask):
-            lst = wby.get(i)
-            if lst is None:
-                wby[i] = [pos]
-            else:
-                lst.append(pos)
+        for positions, m in ((idx.by_agent, mask), (idx.wit_by_agent, wmask)):
+            for i in self.ids(m):
+                lst = positions.get(i)
+                if lst is None:
+                    positions[i] = [pos]
+                else:
+                    lst.append(pos)
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
         chain = normalize_chain(chain)

@@ -101,22 +101,6 @@ def parallel_env(**kwargs):
     return _ParallelBomb(env(**kwargs))
 
 
-class _Snapshot:
-    """The world as it was before an action (what teammates could reason about when they saw it)."""
-
-    def __init__(self, w):
-
-        self.agents = w.agents
-        self.cutters = w.cutters
-        self.bombs = deepcopy(w.bombs)
-
-    def bomb_in(self, room):
-        for b in self.bombs.values():
-            if b.room == room and not b.defused:
-                return b
-        return None
-
-
 class raw_env(AECEnv):
     metadata = {"name": "bomb_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
@@ -308,7 +292,7 @@ class raw_env(AECEnv):
             return
         w = self.world
         action = int(action)
-        self._world_before = _Snapshot(w)
+        self._world_before = deepcopy(w)  # what teammates could reason about when they saw the action
         out = w.step(agent, action)
         if out.kind == "unrecognised" and self._invalid_reason is not None:
             feedback, raw = self._invalid_reason
