@@ -1,10 +1,16 @@
-"""The `belief` command line. Each module below registers its commands on the shared app."""
-from belief.app.cli.app import app, bench_app  # noqa: F401
-from belief.app.cli import core  # noqa: F401  (parse, query, demo, bench parse)
-from belief.app.cli import tom  # noqa: F401
-from belief.app.cli import bomb  # noqa: F401
-from belief.app.cli import llm  # noqa: F401
-from belief.app.cli import transport  # noqa: F401
+"""The `belief` command line.
+
+Every module of this package that defines commands registers them on the shared apps of
+:mod:`belief.app.cli.app` (``app``, ``bench_app``, ``run_app``) when imported; all modules are
+imported here, so a new command module needs no line in this file.
+"""
+import importlib
+import pkgutil
+
+from belief.app.cli.app import app, bench_app, run_app  # noqa: F401
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    importlib.import_module(f"{__name__}.{_module}")
 
 
 def main():  # console-script entry point

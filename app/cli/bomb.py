@@ -17,14 +17,11 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options
-from belief.app.cli.app import app
+from belief.app.cli.app import app, run_app
 from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-run_app = typer.Typer(no_args_is_help=True, help="Run an environment's episodes with a team of agents.")
-app.add_typer(run_app, name="run")
 
 
 def _fail(message: str, code: int = 1):

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options
-from belief.app.cli.app import bench_app
+from belief.app.cli.app import bench_app, run_app
 from belief.llm_client import LLMError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -164,49 +164,43 @@ def bench_transport(
     print(to_json_line(summary))
 
 
-try:  # `belief run transport`, on the run sub-app that the bomb commands create
-    from belief.app.cli.bomb import run_app
-except ImportError:  # pragma: no cover - the bomb CLI is not installed
-    run_app = None
+@run_app.command("transport")
+def run_transport(
+    episode: int = typer.Option(0, "--episode", min=0, max=23, help="episode index 0-23"),
+    agents: str = typer.Option("cobel", "--agents", help="cobel | always | silent | rule | single"),
+    planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
+    trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
+    llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
+    base_url: Optional[str] = llm_options.BASE_URL,
+    model: Optional[str] = llm_options.MODEL,
+    api_key: Optional[str] = llm_options.API_KEY,
+    timeout: Optional[float] = llm_options.TIMEOUT,
+    max_retries: Optional[int] = llm_options.MAX_RETRIES,
+    llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
+):
+    """Play one transport_v0 episode and print its figures."""
+    from belief.app.transport_bench import run_episode
 
-if run_app is not None:
-    @run_app.command("transport")
-    def run_transport(
-        episode: int = typer.Option(0, "--episode", min=0, max=23, help="episode index 0-23"),
-        agents: str = typer.Option("cobel", "--agents", help="cobel | always | silent | rule | single"),
-        planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
-        trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
-        as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
-        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
-        llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
-        base_url: Optional[str] = llm_options.BASE_URL,
-        model: Optional[str] = llm_options.MODEL,
-        api_key: Optional[str] = llm_options.API_KEY,
-        timeout: Optional[float] = llm_options.TIMEOUT,
-        max_retries: Optional[int] = llm_options.MAX_RETRIES,
-        llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
-    ):
-        """Play one transport_v0 episode and print its figures."""
-        from belief.app.transport_bench import run_episode
-
-        kinds = _agents(agents)
-        if len(kinds) != 1:
-            _fail("--agents takes one agent type here")
-        mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
-        try:
-            r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
-                            max_steps=max_steps)
-        except LLMError as e:
-            _fail(" ".join(str(e).split()), 1)
-        except OSError as e:  # --trace: the file cannot be written
-            _fail(f"cannot write the trace {trace}: {e}", 1)
-        acc = r["belief_accuracy"]
-        out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
-                  f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "
-                  f"{acc['zero_order']} (0th) / {acc['first_order']} (1st)")
-        if trace:
-            out.print(f"trace: {trace}")
-        if mode is not None:
-            out.print(_llm_table(mode.report()))
-        if as_json:
-            print(json.dumps(r))
+    kinds = _agents(agents)
+    if len(kinds) != 1:
+        _fail("--agents takes one agent type here")
+    mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
+    try:
+        r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
+                        max_steps=max_steps)
+    except LLMError as e:
+        _fail(" ".join(str(e).split()), 1)
+    except OSError as e:  # --trace: the file cannot be written
+        _fail(f"cannot write the trace {trace}: {e}", 1)
+    acc = r["belief_accuracy"]
+    out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
+              f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "
+              f"{acc['zero_order']} (0th) / {acc['first_order']} (1st)")
+    if trace:
+        out.print(f"trace: {trace}")
+    if mode is not None:
+        out.print(_llm_table(mode.report()))
+    if as_json:
+        print(json.dumps(r))
