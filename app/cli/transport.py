@@ -186,6 +186,9 @@ def run_transport(
     kinds = _agents(agents)
     if len(kinds) != 1:
         _fail("--agents takes one agent type here")
+    from belief.agents.transport_planner import ENGINES
+    if planner is not None and planner not in ENGINES:
+        _fail(f"--planner must be one of {', '.join(ENGINES)}")
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     try:
         r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
