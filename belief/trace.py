@@ -26,7 +26,8 @@ A fluent is ``(predicate, subject, ...)``: ``("in", "apple")`` is "where the app
 ``("at", "alice")`` "where Alice is".  The value is a string (or ``None`` for "nowhere").
 
 On disk a trace is JSON Lines: a header ``{"schema_version": 1, "format": "belief-trace", ...}``
-followed by one event per line.
+followed by one event per line and an end marker ``{"end": {"events": N}}``; a trace read without its end
+marker (cut short, or written by hand) has ``ended == False``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from belief.grammar import parse_formula
 
 SCHEMA_VERSION = 1
 FORMAT_NAME = "belief-trace"
+END_KEY = "end"  # the key of the last line of a complete trace file: {"end": {"events": N}}
 
 Fluent = tuple[str, ...]
 
@@ -431,6 +433,17 @@ def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
     return "; ".join(parts)
 
 
+def _end_marker(line: str):
+    """The payload of an end-marker line ``{"end": ...}``, or None for any other line."""
+    if f'"{END_KEY}"' not in line:
+        return None
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return data[END_KEY] if isinstance(data, dict) and END_KEY in data and "kind" not in data else None
+
+
 def parse_event(data: Any, *, line: int | None = None, source: str | None = None):
     """Validate one event from a dict (or JSON text); TraceError naming the line on failure."""
     where = f"{source or '<trace>'}:{line}: " if line is not None else ""
@@ -460,6 +473,7 @@ class Trace:
     def __init__(self, events: Iterable = (), *, meta: dict | None = None):
         self._events: list = []
         self.meta: dict = dict(meta or {})
+        self.ended = False  # read from a file that carried its end marker
         for e in events:
             self.append(e)
 
@@ -520,6 +534,7 @@ class Trace:
         lines = [json.dumps(self.header(), sort_keys=True)]
         for e in self._events:
             lines.append(json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True))
+        lines.append(json.dumps({END_KEY: {"events": len(self._events)}}))
         return "\n".join(lines) + "\n"
 
     def write(self, path) -> None:
@@ -549,6 +564,15 @@ class Trace:
         for n, line in enumerate(lines[idx + 1:], start=idx + 2):
             if not line.strip():
                 continue
+            if trace.ended:
+                raise TraceError(f"{src}:{n}: nothing may follow the end marker")
+            end = _end_marker(line)
+            if end is not None:
+                if not isinstance(end, dict) or end.get("events") != len(trace):
+                    raise TraceError(f"{src}:{n}: the end marker {line.strip()[:60]} does not match the "
+                                     f"{len(trace)} event(s) before it")
+                trace.ended = True
+                continue
             event = parse_event(line, line=n, source=src)
             try:
                 trace.append(event)
@@ -567,7 +591,7 @@ class Trace:
 
 
 __all__ = [
-    "SCHEMA_VERSION", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
+    "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
     "Condition", "Possible",
     "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
 ]
