@@ -41,7 +41,7 @@ def run_bomb(
     seed: int = typer.Option(0, "--seed", help="first seed"),
     out_dir: Path = typer.Option(Path("runs/bomb"), "--out", help="directory for traces, questions, answers"),
     random_maps: bool = typer.Option(False, "--random-maps", help="seeded random maps instead of the study's map"),
-    max_rounds: int = typer.Option(30, "--max-rounds", min=1),
+    max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
     base_url: Optional[str] = llm_options.BASE_URL,

@@ -114,14 +114,14 @@ def hitom_cmd(
 
 @bench_app.command("checker")
 def bench_checker_cmd(
-    agents: int = typer.Option(10, "--agents", min=1, max=62),
-    rooms: int = typer.Option(5, "--rooms", min=1),
-    depth: int = typer.Option(4, "--depth", min=1),
-    events: int = typer.Option(100_000, "--events", min=1),
-    queries: int = typer.Option(100_000, "--queries", min=0),
-    objects: int = typer.Option(10, "--objects", min=1),
-    seed: int = typer.Option(0, "--seed"),
-    policy: str = typer.Option("strict-truthful", "--policy"),
+    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
+    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
+    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
+    events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
+    queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
+    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
+    seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
+    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
     from belief.app import bench_checker
