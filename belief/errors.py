@@ -24,9 +24,28 @@ class BeliefSyntaxError(BeliefError):
         where = f"{self.source}:" if self.source else ""
         out = f"{where}{self.line}:{self.column}: {self.message}"
         if self.text_line:
-            caret = " " * max(self.column - 1, 0) + "^"
-            out += f"\n    {self.text_line}\n    {caret}"
+            shown, caret_at = excerpt(self.text_line, self.column)
+            out += f"\n    {shown}\n    {' ' * caret_at}^"
         return out
+
+
+#: how much of a bad line an error shows (a window around the column, the rest elided with '...')
+EXCERPT_WIDTH = 100
+
+
+def excerpt(text_line: str, column: int, width: int = EXCERPT_WIDTH) -> tuple[str, int]:
+    """(at most ``width`` characters of ``text_line`` around ``column``, the caret's offset in them)."""
+    col = max(column - 1, 0)
+    if len(text_line) <= width:
+        return text_line, col
+    start = max(0, min(col - width // 2, len(text_line) - width))
+    shown = text_line[start:start + width]
+    caret = col - start
+    if start > 0:
+        shown, caret = "..." + shown, caret + 3
+    if start + width < len(text_line):
+        shown += "..."
+    return shown, caret
 
 
 class BeliefTypeError(BeliefError):

@@ -30,6 +30,17 @@ INFIX_PREDICATES = {v: k for k, v in INFIX_KEYWORDS.items()}
 #: words that cannot be predicate names (they are operators in one of the two surfaces)
 RESERVED = frozenset({"believes", "not", "unsure", "prob", "define"}) | frozenset(INFIX_KEYWORDS) | frozenset(
     {"BELIEVE", "BELIEVES", "NOT", "UNSURE"})
+#: the longest perspective chain a formula may have (nested BELIEVE/UNSURE, after normalisation). Deeper
+#: formulas are refused when built, so equality, hashing, pickling, printing and the store stay far from
+#: Python's recursion limit and linear in practice (ToM questions stop at order 4).
+MAX_DEPTH = 256
+
+
+class FormulaDepthError(BeliefTypeError):
+    """A formula nested deeper than :data:`MAX_DEPTH` beliefs."""
+
+    def __init__(self):
+        super().__init__(f"formula nested deeper than {MAX_DEPTH} beliefs (the limit, belief.formula.MAX_DEPTH)")
 
 
 def _check_name(name: str, what: str) -> str:
@@ -112,7 +123,7 @@ class Formula:
 
     @property
     def depth(self) -> int:
-        return len(self.chain)
+        return self._depth
 
     @property
     def atom(self) -> "Atom":
@@ -142,6 +153,7 @@ class Atom(Formula):
     """A relation over terms: ``apple IN kitchen`` is ``Atom('in', ('apple', 'kitchen'))``."""
 
     __slots__ = ("pred", "args", "_hash")
+    _depth = 0
 
     def __init__(self, pred: str, args=()):
         if pred in RESERVED:
@@ -178,6 +190,7 @@ class Not(Formula):
     """Negation of an atom (NOT applies to atoms only; this keeps every formula a literal under a chain)."""
 
     __slots__ = ("atom_", "_hash")
+    _depth = 0
 
     def __init__(self, atom: Atom):
         if not isinstance(atom, Atom):
@@ -212,7 +225,7 @@ class _Modal(Formula):
 class Believes(_Modal):
     """``agent BELIEVE body``. ``Believes(X, Believes(X, p))`` is constructed as ``Believes(X, p)``."""
 
-    __slots__ = ()
+    __slots__ = ("_depth",)
 
     def __new__(cls, agent: Term, body: Formula):
         agent = _check_term(agent)
@@ -220,9 +233,17 @@ class Believes(_Modal):
             raise BeliefTypeError(f"BELIEVE needs a formula, got {body!r}")
         if isinstance(body, _Modal) and body.agent == agent:
             return body  # introspection: X BELIEVE X BELIEVE p == X BELIEVE p
+        return cls._make(agent, body)
+
+    @classmethod
+    def _make(cls, agent: Term, body: Formula) -> "Believes":
+        depth = body._depth + 1
+        if depth > MAX_DEPTH:
+            raise FormulaDepthError()
         self = object.__new__(cls)
         object.__setattr__(self, "agent", agent)
         object.__setattr__(self, "body", body)
+        object.__setattr__(self, "_depth", depth)
         object.__setattr__(self, "_hash", hash(("believes", agent, body)))
         return self
 
@@ -231,17 +252,14 @@ class Believes(_Modal):
         """Construct (normalising) without validating the agent's name: for parsers."""
         if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
             return body
-        self = object.__new__(cls)
-        object.__setattr__(self, "agent", agent)
-        object.__setattr__(self, "body", body)
-        object.__setattr__(self, "_hash", hash(("believes", agent, body)))
-        return self
+        return cls._make(agent, body)
 
 
 class Unsure(_Modal):
     """``agent UNSURE p``: the agent believes neither p nor NOT p. ``UNSURE NOT p`` is ``UNSURE p``."""
 
     __slots__ = ()
+    _depth = 1
 
     def __new__(cls, agent: Term, body: Formula):
         agent = _check_term(agent)

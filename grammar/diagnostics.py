@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import lark
 
 from belief.errors import BeliefSyntaxError
+from belief.formula import MAX_DEPTH
 
 _WORDS = {
     "TERM": "an entity or agent name", "NAME": "a name", "VAR": "a variable", "TAG": "an entity tag", "NUMBER": "a number", "STRING": "a quoted fact",
@@ -25,13 +28,18 @@ def _words(expected) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
+def _short(word: str, limit: int = 40) -> str:
+    """A token as quoted in a message: at most ``limit`` characters (a 10 MB token is not echoed)."""
+    return word if len(word) <= limit else word[:limit] + "..."
+
+
 def _prev_word(line: str, column: int) -> str:
     before = line[: max(column - 1, 0)].rstrip()
     if not before:
         return ""
     if before.endswith(")") or before.endswith("("):
         return before[-1]
-    return before.split()[-1] if before.split() else ""
+    return _short(before[-200:].split()[-1]) if before.split() else ""
 
 
 def to_syntax_error(err: lark.exceptions.LarkError, text: str, form: str, source: str | None) -> BeliefSyntaxError:
@@ -59,7 +67,7 @@ def to_syntax_error(err: lark.exceptions.LarkError, text: str, form: str, source
             if tok.type == "_NL":
                 col = len(text_line.rstrip()) + 1
         prev = _prev_word(text_line, col)
-        got = "end of line" if at_end else repr(str(tok.value))
+        got = "end of line" if at_end else repr(_short(str(tok.value)))
         after = f" after {prev!r}" if prev else ""
         if expected & _RELATION and expected & {"INFIX_REL"}:
             msg = f"missing relation{after} (expected IN, AT, HOLD, CONTAIN, EXPLORED, BELIEVE, UNSURE or '('), got {got}"
@@ -81,3 +89,45 @@ def to_syntax_error(err: lark.exceptions.LarkError, text: str, form: str, source
         return BeliefSyntaxError(f"unexpected end of input; expected {exp}", line=line,
                                  column=len(text_line) + 1, text_line=text_line, expected=exp, source=source)
     return BeliefSyntaxError(f"cannot parse: {err}", line=1, column=1, text_line=lines[0], source=source)
+
+
+_READABLE_MODAL = re.compile(r"(?<![A-Za-z0-9_\-])(?:BELIEVES?|UNSURE)(?![A-Za-z0-9_\-])")
+_SEXPR_TOKEN = re.compile(r'\(\s*(?:believes|unsure)(?![A-Za-z0-9_\-])|\(|\)|;[^\n]*|"(?:[^"\\\n]|\\.)*"')
+
+
+def depth_error(text: str, form: str, source: str | None) -> BeliefSyntaxError:
+    """The position of the first belief operator nested deeper than MAX_DEPTH, as a BeliefSyntaxError.
+
+    Readable: the (MAX_DEPTH+1)-th BELIEVE/UNSURE of a line; s-expressions: the first ``(believes``/``(unsure``
+    open inside MAX_DEPTH others.
+    """
+    pos = None
+    if form == "readable":
+        offset = 0
+        for line in text.splitlines(keepends=True):
+            hits = list(_READABLE_MODAL.finditer(line.split("#", 1)[0]))
+            if len(hits) > MAX_DEPTH:
+                pos = offset + hits[MAX_DEPTH].start()
+                break
+            offset += len(line)
+    else:
+        stack: list[bool] = []
+        modal = 0
+        for m in _SEXPR_TOKEN.finditer(text):
+            tok = m.group()
+            if tok[0] == "(":
+                is_modal = len(tok) > 1
+                modal += is_modal
+                stack.append(is_modal)
+                if modal > MAX_DEPTH:
+                    pos = m.start()
+                    break
+            elif tok == ")" and stack:
+                modal -= stack.pop()
+    pos = 0 if pos is None else pos
+    line = text.count("\n", 0, pos) + 1
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    text_line = text[start:] if end < 0 else text[start:end]
+    return BeliefSyntaxError(f"formula nested deeper than {MAX_DEPTH} beliefs (the limit)", line=line,
+                             column=pos - start + 1, text_line=text_line, expected="", source=source)

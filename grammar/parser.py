@@ -21,8 +21,9 @@ import lark
 from lark import Lark, Transformer, v_args
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
-from belief.formula import INFIX_KEYWORDS, Atom, Believes, Fact, Formula, Not, Unsure, Var, register_parsers
-from belief.grammar.diagnostics import to_syntax_error
+from belief.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var,
+                            register_parsers)
+from belief.grammar.diagnostics import depth_error, to_syntax_error
 from belief.grammar.fastpath import FastLALR, RegexTokenizer
 
 GRAMMAR_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -276,8 +277,13 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
                 return result
             return parser.parse(text, start=start)
         return parser.parse(text)
-    except BeliefSyntaxError:
+    except BeliefSyntaxError as e:
+        if e.source is None and source is not None:  # e.g. from a quoted fact inside an s-expression
+            raise BeliefSyntaxError(e.message, line=e.line, column=e.column, text_line=e.text_line,
+                                    expected=e.expected, source=source) from None
         raise
+    except FormulaDepthError:
+        raise depth_error(text, form, source) from None
     except BeliefTypeError as e:  # a value the grammar admits but a formula forbids (reserved word, p > 1)
         if form != "readable":
             raise
@@ -287,6 +293,8 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
         orig = e.orig_exc
         if isinstance(orig, BeliefSyntaxError):
             raise orig from None
+        if isinstance(orig, FormulaDepthError):
+            raise depth_error(text, form, source) from None
         if isinstance(orig, BeliefError):
             if form != "readable":
                 raise orig from None
