@@ -1,0 +1,254 @@
+"""The world of ``household_v0``: a symbolic Communicative Watch-And-Help (C-WAH) apartment.
+
+An apartment has four rooms (kitchen, living room, bedroom, bathroom) joined by doors (one of
+``LAYOUTS``); each room holds fixed furniture: *surfaces* (tables, counters, sofa, bed) and openable
+*containers* (fridge, cabinets, dishwasher, microwave, nightstand) that start closed and hide their
+contents while closed. Small objects (food, dishes, distractors) lie on surfaces or inside containers.
+
+A task is one of the five C-WAH tasks (``TASKS``): goal predicates ``ON(cls, target): n`` or
+``IN(cls, target): n``, met when at least ``n`` objects of class ``cls`` are on/in ``target``. A world's
+location map is one functional fluent per object, ``in(o)``: the receptacle (surface or container) it
+lies on/in, or the agent holding it (the readable fact ``cupcake_1 IN coffeetable_1`` reads "on" for a
+surface). Containers have the fluent ``open(c)`` = ``open`` | ``closed``.
+
+:func:`generate` is a pure function of the seed: a layout, a task with 2-4 goal classes and counts 1-3
+(at least 4 goal objects), the required objects plus spare ones of the goal classes and distractors,
+none of them on its goal target at the start, and two start rooms. Every generated world is solvable:
+each goal class has enough objects, all rooms are connected, every container opens.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+
+ROOMS = ("kitchen", "livingroom", "bedroom", "bathroom")
+MAX_STEPS = 250
+HANDS = 2
+SURFACE = "surface"
+CONTAINER = "container"
+
+#: furniture kind -> surface | container
+FURNITURE_KINDS = {
+    "kitchentable": SURFACE, "kitchencounter": SURFACE, "coffeetable": SURFACE, "sofa": SURFACE,
+    "desk": SURFACE, "bed": SURFACE, "bookshelf": SURFACE, "bathroomcounter": SURFACE,
+    "fridge": CONTAINER, "kitchencabinet": CONTAINER, "dishwasher": CONTAINER, "microwave": CONTAINER,
+    "cabinet": CONTAINER, "nightstand": CONTAINER, "bathroomcabinet": CONTAINER,
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """An apartment: doors between rooms and the furniture kinds of each room (names get ``_1``, ``_2``...)."""
+
+    name: str
+    doors: tuple
+    furniture: dict
+
+
+LAYOUTS = (
+    Layout("apartment_0", (("kitchen", "livingroom"), ("livingroom", "bedroom"), ("livingroom", "bathroom")), {
+        "kitchen": ("kitchentable", "kitchencounter", "fridge", "kitchencabinet", "kitchencabinet", "dishwasher",
+                    "microwave"),
+        "livingroom": ("coffeetable", "sofa", "cabinet"), "bedroom": ("bed", "desk", "nightstand"),
+        "bathroom": ("bathroomcounter", "bathroomcabinet")}),
+    Layout("apartment_1", (("kitchen", "livingroom"), ("livingroom", "bedroom"), ("bedroom", "bathroom")), {
+        "kitchen": ("kitchentable", "kitchencounter", "fridge", "kitchencabinet", "dishwasher"),
+        "livingroom": ("coffeetable", "sofa", "bookshelf", "cabinet", "cabinet"),
+        "bedroom": ("bed", "nightstand", "cabinet"), "bathroom": ("bathroomcounter", "bathroomcabinet")}),
+    Layout("apartment_2", (("kitchen", "livingroom"), ("kitchen", "bathroom"), ("livingroom", "bedroom"),
+                           ("bedroom", "bathroom")), {
+        "kitchen": ("kitchentable", "kitchencounter", "fridge", "kitchencabinet", "kitchencabinet",
+                    "kitchencabinet", "dishwasher", "microwave"),
+        "livingroom": ("coffeetable", "sofa", "desk"), "bedroom": ("bed", "nightstand", "nightstand"),
+        "bathroom": ("bathroomcounter", "bathroomcabinet")}),
+    Layout("apartment_3", (("livingroom", "kitchen"), ("livingroom", "bedroom"), ("kitchen", "bathroom")), {
+        "kitchen": ("kitchentable", "kitchencounter", "fridge", "kitchencabinet", "dishwasher", "microwave"),
+        "livingroom": ("coffeetable", "sofa", "cabinet", "bookshelf"), "bedroom": ("bed", "desk", "cabinet"),
+        "bathroom": ("bathroomcounter", "bathroomcabinet")}),
+    Layout("apartment_4", (("bedroom", "livingroom"), ("livingroom", "kitchen"), ("kitchen", "bathroom"),
+                           ("livingroom", "bathroom")), {
+        "kitchen": ("kitchentable", "kitchencounter", "fridge", "kitchencabinet", "kitchencabinet", "dishwasher"),
+        "livingroom": ("coffeetable", "sofa", "cabinet"), "bedroom": ("bed", "desk", "nightstand", "cabinet"),
+        "bathroom": ("bathroomcounter", "bathroomcabinet")}),
+)
+
+FOOD = ("cupcake", "pudding", "apple", "juice", "wine", "pancake", "poundcake", "coffeepot")
+DISHES = ("plate", "waterglass", "wineglass", "cutleryfork")
+DISTRACTORS = ("book", "remotecontrol", "towel", "toothbrush", "pillow", "mug")
+
+#: task -> (relation, target furniture kind, goal classes to draw from)
+TASKS = {
+    "prepare_afternoon_tea": ("ON", "coffeetable", ("cupcake", "pudding", "apple", "juice", "wine")),
+    "wash_dishes": ("IN", "dishwasher", DISHES),
+    "prepare_a_meal": ("ON", "kitchentable", ("coffeepot", "cupcake", "pancake", "poundcake", "pudding", "apple",
+                                              "juice", "wine")),
+    "put_groceries": ("IN", "fridge", ("cupcake", "pancake", "poundcake", "pudding", "apple", "juice", "wine")),
+    "set_up_dinner_table": ("ON", "kitchentable", DISHES),
+}
+TASK_TITLES = {"prepare_afternoon_tea": "Prepare afternoon tea", "wash_dishes": "Wash dishes",
+               "prepare_a_meal": "Prepare a meal", "put_groceries": "Put groceries",
+               "set_up_dinner_table": "Set up a dinner table"}
+
+#: where an object class may start (furniture kinds)
+_FOOD_PLACES = ("fridge", "kitchencabinet", "kitchencounter", "kitchentable", "microwave", "coffeetable",
+                "cabinet", "desk", "nightstand", "bookshelf")
+_DISH_PLACES = ("kitchencabinet", "dishwasher", "kitchencounter", "kitchentable", "cabinet", "coffeetable",
+                "bathroomcounter", "desk")
+_DISTRACTOR_PLACES = ("sofa", "bed", "desk", "bookshelf", "bathroomcounter", "bathroomcabinet", "nightstand",
+                      "coffeetable", "cabinet")
+
+
+def start_places(cls: str) -> tuple:
+    if cls in FOOD:
+        return _FOOD_PLACES
+    if cls in DISHES:
+        return _DISH_PLACES
+    return _DISTRACTOR_PLACES
+
+
+@dataclass(frozen=True)
+class Goal:
+    """``relation(cls, target): count``, e.g. ``ON(cupcake, coffeetable_1): 2``."""
+
+    relation: str
+    cls: str
+    target: str
+    count: int
+
+    def __str__(self):
+        return f"{self.relation}({self.cls}, {self.target}): {self.count}"
+
+
+def object_class(name: str) -> str:
+    """``cupcake_2`` -> ``cupcake``."""
+    return name.rsplit("_", 1)[0]
+
+
+@dataclass
+class World:
+    """One apartment's state. ``location[o]`` is a receptacle or an agent; ``is_open[c]`` per container."""
+
+    layout: str
+    doors: tuple
+    furniture: dict              # name -> (kind, room)
+    task: str
+    goals: tuple
+    objects: tuple               # object names, sorted
+    location: dict
+    is_open: dict
+    agent_room: dict
+    held: dict = field(default_factory=dict)  # agent -> [hand 0, hand 1] (object name or None)
+
+    def __post_init__(self):
+        for a in self.agent_room:
+            self.held.setdefault(a, [None] * HANDS)
+
+    # --- the map -------------------------------------------------------------------------------
+    @property
+    def rooms(self) -> tuple:
+        return tuple(r for r in ROOMS if any(r in d for d in self.doors))
+
+    def neighbours(self, room: str) -> tuple:
+        return tuple(sorted({b for a, b in self.doors if a == room} | {a for a, b in self.doors if b == room}))
+
+    def distances(self, room: str) -> dict:
+        """Doors to walk from ``room`` to every room (breadth-first)."""
+        dist = {room: 0}
+        todo = deque([room])
+        while todo:
+            r = todo.popleft()
+            for n in self.neighbours(r):
+                if n not in dist:
+                    dist[n] = dist[r] + 1
+                    todo.append(n)
+        return dist
+
+    def kind(self, receptacle: str) -> str:
+        """``surface`` or ``container``."""
+        return FURNITURE_KINDS[self.furniture[receptacle][0]]
+
+    def room_of(self, receptacle: str) -> str:
+        return self.furniture[receptacle][1]
+
+    def receptacles_in(self, room: str) -> tuple:
+        return tuple(f for f, (_, r) in self.furniture.items() if r == room)
+
+    def containers_in(self, room: str) -> tuple:
+        return tuple(f for f in self.receptacles_in(room) if self.kind(f) == CONTAINER)
+
+    # --- state ---------------------------------------------------------------------------------
+    def contents(self, receptacle: str) -> tuple:
+        return tuple(o for o in self.objects if self.location[o] == receptacle)
+
+    def visible_receptacles(self, room: str) -> tuple:
+        """Surfaces of ``room``, its open containers and the agents in it (whose hands are seen)."""
+        recs = tuple(f for f in self.receptacles_in(room) if self.kind(f) == SURFACE or self.is_open[f])
+        return recs + tuple(a for a, r in self.agent_room.items() if r == room)
+
+    def visible_objects(self, room: str) -> tuple:
+        recs = set(self.visible_receptacles(room))
+        return tuple(o for o in self.objects if self.location[o] in recs)
+
+    def satisfied(self, goal: Goal) -> int:
+        return sum(1 for o in self.objects if object_class(o) == goal.cls and self.location[o] == goal.target)
+
+    def done(self) -> bool:
+        return all(self.satisfied(g) >= g.count for g in self.goals)
+
+    def describe(self) -> dict:
+        return {"layout": self.layout, "task": self.task, "goals": [str(g) for g in self.goals],
+                "location": dict(self.location), "agent_room": dict(self.agent_room)}
+
+
+def task_text(world: World) -> str:
+    return f"{TASK_TITLES[world.task]}: " + ", ".join(str(g) for g in world.goals)
+
+
+def _furniture(layout: Layout) -> dict:
+    out, counts = {}, {}
+    for room in ROOMS:
+        for kind in layout.furniture[room]:
+            counts[kind] = counts.get(kind, 0) + 1
+            out[f"{kind}_{counts[kind]}"] = (kind, room)
+    return out
+
+
+def generate(seed: int, agents=("alice", "bob")) -> World:
+    """A seeded solvable episode: layout, task, goals, object placement and start rooms."""
+    rng = random.Random(f"household_v0:{seed}")
+    layout = LAYOUTS[rng.randrange(len(LAYOUTS))]
+    furniture = _furniture(layout)
+    task = sorted(TASKS)[rng.randrange(len(TASKS))]
+    relation, target_kind, pool = TASKS[task]
+    target = f"{target_kind}_1"
+    classes = sorted(rng.sample(pool, rng.randint(2, min(4, len(pool)))))
+    counts = [rng.randint(1, 3) for _ in classes]
+    while sum(counts) < 4:
+        counts[rng.randrange(len(counts))] += 1
+    goals = tuple(Goal(relation, c, target, n) for c, n in zip(classes, counts))
+    wanted = {g.cls: g.count + rng.randint(0, 1) for g in goals}
+    others = [c for c in (*FOOD, *DISHES) if c not in wanted]
+    for c in rng.sample(others, 3):
+        wanted[c] = 1
+    for c in rng.sample(DISTRACTORS, 4):
+        wanted[c] = rng.randint(1, 2)
+    location = {}
+    by_kind: dict = {}
+    for name, (kind, _room) in furniture.items():
+        by_kind.setdefault(kind, []).append(name)
+    for cls in sorted(wanted):
+        places = [f for k in start_places(cls) for f in by_kind.get(k, ()) if f != target]
+        for i in range(1, wanted[cls] + 1):
+            location[f"{cls}_{i}"] = places[rng.randrange(len(places))]
+    rooms = tuple(r for r in ROOMS if r in layout.furniture)
+    agent_room = {a: rooms[rng.randrange(len(rooms))] for a in agents}
+    return World(layout=layout.name, doors=layout.doors, furniture=furniture, task=task, goals=goals,
+                 objects=tuple(sorted(location)), location=location,
+                 is_open={f: False for f, (k, _) in furniture.items() if FURNITURE_KINDS[k] == CONTAINER}, agent_room=agent_room)
+
+
+__all__ = ["CONTAINER", "DISHES", "DISTRACTORS", "FOOD", "FURNITURE_KINDS", "Goal", "HANDS", "LAYOUTS",
+           "Layout", "MAX_STEPS", "ROOMS", "SURFACE", "TASKS", "TASK_TITLES", "World", "generate",
+           "object_class", "start_places", "task_text"]
