@@ -13,6 +13,8 @@ from importlib.metadata import PackageNotFoundError, version
 import typer
 import typer.core
 
+from belief.app.cli.usage_errors import OneLineErrors
+
 _PLACEHOLDERS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "bool": "BOOLEAN", "path": "PATH",
                  "file": "FILE", "directory": "DIRECTORY", "datetime": "DATETIME"}
 
@@ -73,7 +75,7 @@ def _print_version(value: bool):
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command's context
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings=HELP_OPTIONS,
                   help="belief: a symbolic belief engine for multi-agent Theory of Mind.")
 
