@@ -1,21 +1,32 @@
-"""Run bomb_v0 episodes with a team of agents, ask the ToM questions after every action, collect metrics.
+"""Play bomb_v0 episodes with a team of agents, ask the ToM questions after every action, collect metrics.
 
-Each episode writes three JSONL files into ``out``: the global trace (``bomb_<seed>.trace.jsonl``),
-the questions with their exact answers (``.questions.jsonl``) and the agents' free-text answers
-(``.answers.jsonl``, graded by ``belief grade``).
+:func:`play_episode` is the unit of work of a run: a top-level, picklable, pure function of a
+:class:`BombConfig` and a seed returning plain data (the episode's result row, its question rows and the
+text of its files), so runs can be sharded over processes or Ray (:mod:`belief.executor`). Files of one
+episode (names relative to the run directory; nothing in them depends on where or when they were made):
+
+* ``bomb_<seed>.trace.jsonl``: the global trace (meta ``episode``: ``bomb_<seed>``; ends with its end marker);
+* ``bomb_<seed>.answers.jsonl``: the agents' free-text answers ``{"id", "episode", "agent", "answer"}``
+  (graded by ``belief grade TRACE ANSWERS``);
+* ``bomb_<seed>.questions.jsonl``: one flat row per question (:data:`QUESTION_COLUMNS`): the exact answer
+  ``gold``, the agent's ``answer``, its ``reading`` (yes/no/none) and ``correct``.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from belief.agents.bomb_belief import BeliefAgent
 from belief.agents.bomb_planner import PlannerAgent
 from belief.agents.bomb_random import RandomAgent
 from belief.envs import bomb_v0
-from belief.envs.bomb_tom import QuestionStream
+from belief.envs.bomb_map import AGENTS
+from belief.envs.bomb_tom import LEVELS, QuestionStream
 from belief.errors import BeliefError
+from belief.grading import extract_yes_no
+from belief.outputs import atomic_write_text, jsonl_text
 
 AGENT_KINDS = ("belief", "planner", "random", "llm")
 
@@ -35,14 +46,14 @@ def make_agent(kind: str, name: str, env, seed):
     raise BeliefError(f"unknown agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
 
 
-def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int = 30, out: Path | None = None,
-                ask: bool = True) -> dict:
-    """Play one episode; `kinds` is one agent kind for the whole team or one per agent."""
+def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
+    """Play one episode: (env, metrics, questions, answers)."""
     if isinstance(kinds, str):
         kinds = [kinds] * 3
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps, max_rounds=max_rounds)
     agents = {a: make_agent(k, a, e, seed) for a, k in zip(e.possible_agents, kinds)}
     stream = QuestionStream(e.trace.meta) if ask else None
+    episode = episode_name(seed)
     fed = 0
     qs, answers = [], []
 
@@ -67,7 +78,8 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
         perceive()
         for q in new:
             qs.append(q)
-            answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
+            answers.append({"id": q.id, "episode": episode, "agent": q.asked,
+                            "answer": agents[q.asked].answer(q.public())})
 
     perceive()
     while not (all(e.terminations.values()) or all(e.truncations.values())):
@@ -84,21 +96,117 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
     ask_all(pump())
     if stream is not None:
         ask_all(stream.flush())
+    e.trace.meta["episode"] = episode
     m = e.metrics()
     m.update({"seed": seed, "agents": list(kinds), "questions": len(qs)})
+    return e, m, qs, answers
+
+
+def episode_name(seed: int) -> str:
+    return f"bomb_{seed}"
+
+
+def episode_files(seed: int) -> dict:
+    """The file names of an episode, by role (relative to the run directory)."""
+    stem = episode_name(seed)
+    return {"trace": f"{stem}.trace.jsonl", "questions": f"{stem}.questions.jsonl", "answers": f"{stem}.answers.jsonl"}
+
+
+#: the columns of a question row (``bomb_<seed>.questions.jsonl``, the run's ``questions.jsonl|csv``)
+QUESTION_COLUMNS = ("episode", "seed", "id", "t", "turn", "round", "set", "level", "order", "template", "subject",
+                    "variant", "agent", "kind", "target", "question", "gold", "answer", "reading", "correct")
+#: the columns of an episode row (the run's ``episodes.jsonl|csv``)
+EPISODE_COLUMNS = ("episode", "seed", "agents", "score", "max_score", "rounds", "completed", "end_reason", "actions",
+                   "valid_action_rate", "questions", "unreadable", "accuracy_introspection",
+                   "accuracy_first_order", "accuracy_second_order")
+
+
+def _reading(value) -> str:
+    return {True: "yes", False: "no", None: "none"}[value]
+
+
+def question_rows(seed: int, kinds, qs, answers) -> list[dict]:
+    """One flat row per question: the exact answer (`gold`) beside the agent's text (`answer`) and its reading."""
+    team = dict(zip(AGENTS, [kinds] * 3 if isinstance(kinds, str) else kinds))
+    by_id = {a["id"]: a["answer"] for a in answers}
+    rows = []
+    for q in qs:
+        text = by_id.get(q.id)
+        read = extract_yes_no(text) if text is not None else None
+        rows.append({"episode": episode_name(seed), "seed": seed, "id": q.id, "t": q.t, "turn": q.turn,
+                     "round": q.round, "set": q.set, "level": q.level, "order": LEVELS.index(q.level),
+                     "template": q.template, "subject": q.subject, "variant": q.variant, "agent": q.asked,
+                     "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": bool(q.answer),
+                     "answer": text, "reading": _reading(read), "correct": read is not None and read == q.answer})
+    return rows
+
+
+def accuracy(rows, level: str | None = None) -> float | None:
+    """Fraction of `rows` (question rows) answered correctly, unreadable answers counted wrong; None if none."""
+    rows = [r for r in rows if level is None or r["level"] == level]
+    return sum(r["correct"] for r in rows) / len(rows) if rows else None
+
+
+def episode_row(env, metrics: dict, rows: list[dict]) -> dict:
+    seed = metrics["seed"]
+    row = {"episode": episode_name(seed), "seed": seed, "agents": ",".join(metrics["agents"]),
+           "score": metrics["score"], "max_score": metrics["max_score"], "rounds": metrics["rounds"],
+           "completed": metrics["completed"], "end_reason": metrics["end_reason"], "actions": metrics["actions"],
+           "valid_action_rate": env.valid_actions / env.actions_taken if env.actions_taken else 0.0,
+           "questions": len(rows), "unreadable": sum(r["reading"] == "none" for r in rows)}
+    row.update({f"accuracy_{lvl}": accuracy(rows, lvl) for lvl in LEVELS})
+    return row
+
+
+@dataclass(frozen=True)
+class BombConfig:
+    """What a run plays: the team (one kind per agent), the map, the round limit."""
+
+    agents: tuple = ("belief", "belief", "belief")
+    random_maps: bool = False
+    max_rounds: int = 30
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["agents"] = list(self.agents)
+        return d
+
+
+def play_episode(config: BombConfig, seed: int) -> dict:
+    """Play and grade one episode: ``{"name", "seed", "result" (the episode row),
+    "files" (file name -> text)}``; plain data, the same in any process."""
+    env, m, qs, answers = _play(list(config.agents), seed, random_maps=config.random_maps,
+                                max_rounds=config.max_rounds, ask=True)
+    rows = question_rows(seed, config.agents, qs, answers)
+    names = episode_files(seed)
+    return {"name": episode_name(seed), "seed": seed, "result": episode_row(env, m, rows),
+            "files": {names["trace"]: env.trace.dumps(), names["questions"]: jsonl_text(rows),
+                      names["answers"]: jsonl_text(answers)}}
+
+
+def play_task(task) -> dict:
+    """:func:`play_episode` on one ``(config, seed)`` task (the executor's calling convention)."""
+    return play_episode(*task)
+
+
+def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int = 30, out: Path | None = None,
+                ask: bool = True) -> dict:
+    """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers`` and ``_trace``
+    (objects, not serialised); with `out`, the episode's files are written there (atomically)."""
+    e, m, qs, answers = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
     if out is not None:
         out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"bomb_{seed}"
-        e.trace.write(f"{stem}.trace.jsonl")
-        Path(f"{stem}.questions.jsonl").write_text("".join(json.dumps(q.to_json()) + "\n" for q in qs))
-        Path(f"{stem}.answers.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
-        m["files"] = {"trace": f"{stem}.trace.jsonl", "questions": f"{stem}.questions.jsonl",
-                      "answers": f"{stem}.answers.jsonl"}
+        names = episode_files(seed)
+        rows = question_rows(seed, m["agents"], qs, answers)
+        texts = {"trace": e.trace.dumps(), "questions": jsonl_text(rows), "answers": jsonl_text(answers)}
+        for role, text in texts.items():
+            atomic_write_text(out / names[role], text)
+        m["files"] = {role: str(out / name) for role, name in names.items()}
     m["_questions"] = qs
     m["_answers"] = answers
     m["_trace"] = e.trace  # (like the other _ keys: for library callers, not serialised)
     return m
 
 
-__all__ = ["run_episode", "make_agent", "AGENT_KINDS"]
+__all__ = ["AGENT_KINDS", "BombConfig", "EPISODE_COLUMNS", "QUESTION_COLUMNS", "accuracy", "episode_files",
+           "episode_name", "make_agent", "play_episode", "play_task", "question_rows", "run_episode"]

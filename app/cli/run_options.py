@@ -1,0 +1,16 @@
+"""Command-line options shared by the commands that run many episodes or shards: where they run
+(``--executor``, ``--workers``, ``--address``), the progress bar, and overwriting outputs (``--force``)."""
+
+import typer
+
+from belief.executor import EXECUTORS
+
+EXECUTOR = typer.Option("local", "--executor", help=f"{' | '.join(EXECUTORS)}: a local process pool (default), "
+                        "this process only, or Ray (pip install 'belief[ray]'); results are identical")
+WORKERS = typer.Option(None, "--workers", min=1, help="processes (local) or CPUs (ray); default: all cores")
+ADDRESS = typer.Option(None, "--address", help="ray only: a cluster to join ('auto' or 'ray://HOST:10001'); "
+                       "default: a Ray instance on this machine")
+PROGRESS = typer.Option(True, "--progress/--no-progress", help="progress bar with ETA on stderr (drawn only "
+                        "when stderr is a terminal)")
+FORCE = typer.Option(False, "--force", help="overwrite existing outputs (a run directory: remove the files its "
+                     "manifest lists first)")

@@ -1,0 +1,144 @@
+"""Map a top-level function over tasks, serially, on a local process pool, or on Ray.
+
+:func:`run_tasks` returns the results in task order whatever order they finish in, so a run's outputs are
+byte-identical to a serial run for the same seeds (provided `fn` is a pure function of its task, as the
+episode runners are). `fn` and the tasks must be picklable: a module-level function and plain data.
+
+* ``serial``: in this process, one task after the other.
+* ``local`` (the default): a ``concurrent.futures`` process pool of `workers` processes (default: the CPU
+  count); one task or one worker runs serially, without starting processes.
+* ``ray``: Ray tasks, spread over the cores of this machine or, with ``address`` (``"auto"`` or
+  ``"ray://host:10001"``), of a cluster (``ray.init(address=...)``; every node needs this package
+  installed). Ray is an optional extra (``pip install .[ray]``); without it, one BeliefError. A Ray
+  session started here is shut down at the end; one the caller started is left running.
+
+`progress`, if given, is called in the calling process as ``progress(index, result)`` each time a task
+finishes (in completion order), e.g. to write its files and advance a progress bar. With
+``keep_results=False`` results are handed to `progress` only and dropped (large payloads of long runs).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Any, Callable, Sequence
+
+from belief.errors import BeliefError
+
+EXECUTORS = ("local", "serial", "ray")
+
+
+class ExecutorError(BeliefError):
+    """An executor that cannot run here (unknown name, Ray missing or unreachable)."""
+
+
+def _check(executor: str, workers: int | None, address: str | None) -> None:
+    if executor not in EXECUTORS:
+        raise ExecutorError(f"unknown executor {executor!r}; expected one of {', '.join(EXECUTORS)}")
+    if workers is not None and workers < 1:
+        raise ExecutorError(f"workers must be at least 1 (got {workers})")
+    if address is not None and executor != "ray":
+        raise ExecutorError(f"an address applies to the ray executor only (got --executor {executor})")
+
+
+def _run_serial(fn, tasks, progress, keep):
+    results = []
+    for i, task in enumerate(tasks):
+        result = fn(task)
+        if progress is not None:
+            progress(i, result)
+        if keep:
+            results.append(result)
+    return results
+
+
+def _pool_context():
+    """forkserver where available: workers do not inherit the caller's threads (a progress bar's refresher)."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _run_local(fn, tasks, workers, progress, keep):
+    results: list[Any] = [None] * len(tasks)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
+        todo = set(futures)
+        try:
+            while todo:
+                done, todo = wait(todo, return_when=FIRST_COMPLETED)
+                for fut in sorted(done, key=futures.__getitem__):  # a stable order within one wake-up
+                    i = futures.pop(fut)
+                    result = fut.result()
+                    if progress is not None:
+                        progress(i, result)
+                    if keep:
+                        results[i] = result
+        except BaseException:
+            for fut in todo:
+                fut.cancel()
+            raise
+    return results if keep else []
+
+
+def import_ray():
+    """The ray module, or ExecutorError with the one line that says how to get it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ExecutorError("the ray executor needs Ray: pip install 'belief[ray]' (or pip install ray)") from None
+
+
+def _run_ray(fn, tasks, workers, address, progress, keep):
+    ray = import_ray()
+    started = not ray.is_initialized()
+    if started:
+        kwargs = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+        if address is None and workers is not None:
+            kwargs["num_cpus"] = workers
+        try:
+            ray.init(address=address, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise ExecutorError(f"cannot start or reach Ray{f' at {address}' if address else ''}: {e}") from None
+    try:
+        remote = ray.remote(fn)
+        refs = [remote.remote(task) for task in tasks]
+        index = {ref: i for i, ref in enumerate(refs)}
+        results: list[Any] = [None] * len(tasks)
+        todo = list(refs)
+        while todo:
+            done, todo = ray.wait(todo, num_returns=1)
+            for ref in done:
+                i = index.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    cause = getattr(e, "cause", None)
+                    raise (cause if isinstance(cause, BaseException) else e) from None
+                if progress is not None:
+                    progress(i, result)
+                if keep:
+                    results[i] = result
+        return results if keep else []
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_tasks(fn: Callable[[Any], Any], tasks: Sequence, executor: str = "local", workers: int | None = None,
+              address: str | None = None, progress: Callable[[int, Any], None] | None = None,
+              keep_results: bool = True) -> list:
+    """``[fn(t) for t in tasks]`` on the chosen executor, in task order (see the module docstring)."""
+    _check(executor, workers, address)
+    tasks = list(tasks)
+    if executor == "ray":
+        return _run_ray(fn, tasks, workers, address, progress, keep_results)
+    n = min(workers or os.cpu_count() or 1, len(tasks))
+    if executor == "serial" or n <= 1:
+        return _run_serial(fn, tasks, progress, keep_results)
+    return _run_local(fn, tasks, n, progress, keep_results)
+
+
+__all__ = ["EXECUTORS", "ExecutorError", "import_ray", "run_tasks"]

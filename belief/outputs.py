@@ -1,0 +1,150 @@
+"""Output files that survive crashes and never clobber what they should not.
+
+* :func:`atomic_write_text` / :func:`atomic_write_bytes`: a temporary file in the target's folder, flushed
+  and fsynced, then renamed over the target (``os.replace``), so a reader (or a run killed with ``kill -9``)
+  sees the old file or the new one, never half of one.
+* :func:`refuse_existing`: no command overwrites an existing output without ``force``.
+* :func:`write_jsonl` / :func:`write_csv`: flat result tables (one row per question or episode), atomically.
+* :func:`trace_completeness`: is a written trace whole (ends with its end marker) or cut short?
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from belief.errors import BeliefError, TraceError
+from belief.trace import Trace
+
+
+TEMP_SUFFIX = ".belief-tmp"  # the temporary files of atomic writes (left behind only by a killed process)
+
+
+class OutputExistsError(BeliefError):
+    """An output file or folder exists and the caller did not ask to overwrite it."""
+
+
+def atomic_write_bytes(path, data: bytes) -> Path:
+    """Write `data` to `path` through a temporary file and a rename; the folder is created if needed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def atomic_write_text(path, text: str) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def remove_stale_temps(directory) -> None:
+    """Delete the temporary files that killed atomic writes left in `directory` (only ours: TEMP_SUFFIX)."""
+    for tmp in Path(directory).glob(f".*{TEMP_SUFFIX}"):
+        tmp.unlink(missing_ok=True)
+
+
+def refuse_existing(paths: Iterable, force: bool, *, hint: str = "--force") -> None:
+    """OutputExistsError naming the first existing path, unless `force`."""
+    if force:
+        return
+    for p in paths:
+        if p is not None and Path(p).exists():
+            raise OutputExistsError(f"{p} exists; pass {hint} to overwrite it")
+
+
+def same_file(a, b) -> bool:
+    """Do two paths name one existing file (so writing one would destroy the other)?"""
+    try:
+        return Path(a).resolve() == Path(b).resolve() or os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def sha256_file(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def jsonl_text(rows: Iterable[dict]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+def _csv_cell(value) -> str:
+    """CSV cells: booleans as true/false, None as an empty cell, lists and dicts as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value)
+    return str(value)
+
+
+def csv_text(rows: Sequence[dict], columns: Sequence[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([_csv_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
+
+
+def write_jsonl(path, rows: Iterable[dict]) -> Path:
+    return atomic_write_text(path, jsonl_text(rows))
+
+
+def write_csv(path, rows: Sequence[dict], columns: Sequence[str]) -> Path:
+    return atomic_write_text(path, csv_text(rows, columns))
+
+
+def trace_completeness(path) -> str | None:
+    """Why the trace file at `path` is not complete, or None when it is whole.
+
+    A complete trace ends with a newline and its end marker (``Trace.dumps`` writes one); a file cut
+    mid-line, cut at a line boundary, or malformed is reported with the reason.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return f"cannot read it: {e}"
+    if not text.strip():
+        return "it is empty"
+    if not text.endswith("\n"):
+        return f"it is cut in the middle of line {text.count(chr(10)) + 1}"
+    try:
+        trace = Trace.loads(text, source=str(path))
+    except TraceError as e:
+        return f"it is malformed: {e}"
+    if not trace.ended:
+        return f"it has no end marker after its {len(trace)} event(s) (cut short?)"
+    return None
+
+
+def trace_is_complete(path) -> bool:
+    return trace_completeness(path) is None
+
+
+__all__ = ["TEMP_SUFFIX", "OutputExistsError", "atomic_write_bytes", "atomic_write_text", "remove_stale_temps", "refuse_existing", "same_file",
+           "sha256_file", "sha256_text", "jsonl_text", "csv_text", "write_jsonl", "write_csv",
+           "trace_completeness", "trace_is_complete"]
