@@ -12,13 +12,13 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
 	@touch $(STAMP)
 
 install: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/belief run bomb --agents belief --episodes 20 --seed 0 --out runs/bomb
+	$(BIN)/belief run bomb --agents belief --episodes 20 --seed 0 --out runs/bomb --force
 	$(BIN)/belief grade runs/bomb/bomb_0.trace.jsonl runs/bomb/bomb_0.answers.jsonl
 
 test: $(STAMP)
