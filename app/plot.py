@@ -21,6 +21,7 @@ from pathlib import Path
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.transforms import ScaledTranslation
 
 from belief.app.plot_data import BenchSummary, BombRun, ResultsError, template_order
 from belief.grading import LEVEL_TITLES, LEVELS
@@ -95,23 +96,43 @@ def _series(summaries: list[BenchSummary]) -> list[tuple[str, dict]]:
     return [(n if names.count(n) == 1 else f"{n} ({s.path.stem})", v) for s in summaries for n, v in s.by_agent.items()]
 
 
+def _dodge(points: list[tuple[float, float]]) -> list[tuple[float, float, float]]:
+    """(sideways offset, label y, label offset) per point: agents at the same token count are drawn side by side
+    (offsets in points, display space only, so the data stay exact), their labels stacked right of the group."""
+    out = [(0.0, y, 0.0) for _, y in points]
+    groups: dict = {}
+    for i, (x, _) in enumerate(points):
+        groups.setdefault(round(x, 6), []).append(i)
+    for members in groups.values():
+        members.sort(key=lambda i: -points[i][1])
+        label_y = math.inf
+        for rank, i in enumerate(members):
+            label_y = min(points[i][1], label_y - 0.05)
+            out[i] = ((rank - (len(members) - 1) / 2) * 9.0, label_y, (len(members) - 1) / 2 * 9.0)
+    return out
+
+
 def transport_figure(summaries: list[BenchSummary]) -> Figure:
     """Transport rate (mean, 95% interval) against mean message tokens per episode, one point per agent."""
     series = _series(summaries)
     colours = _colours([label for label, _ in series])
     fig = _new_figure(6.6, 4.6)
     ax = fig.add_subplot()
+    points = [(float(v.get("message_tokens") or 0.0), float(v["transport_rate"])) for _, v in series]
     missing = []
-    for label, v in series:
-        x, y = float(v.get("message_tokens") or 0.0), float(v["transport_rate"])
+    for (label, v), (x, y), (dx, label_y, label_dx) in zip(series, points, _dodge(points)):
         ci = _interval(v, "transport_rate")
         if ci is None:
             missing.append(label)
         yerr = None if ci is None else [[max(y - ci[0], 0.0)], [max(ci[1] - y, 0.0)]]
-        ax.errorbar([x], [y], yerr=yerr, fmt="o", markersize=8, capsize=5, color=colours[label], label=label)
-        ax.annotate(f"{label} {y:.2f}", (x, y), textcoords="offset points", xytext=(8, 6), fontsize=8)
+        drawn = ax.errorbar([x], [y], yerr=yerr, fmt="o", markersize=7, capsize=4, color=colours[label], label=label)
+        shift = ScaledTranslation(dx / 72, 0, fig.dpi_scale_trans)
+        for artist in drawn.get_children():
+            artist.set_transform(artist.get_transform() + shift)
+        ax.annotate(f"{label} {y:.2f}", (x, label_y), textcoords="offset points", xytext=(label_dx + 9, 0),
+                    va="center", fontsize=8)
     ax.set_xscale("symlog", linthresh=10)
-    ax.set_xlim(-1, max(float(v.get("message_tokens") or 0.0) for _, v in series) * 4 + 100)
+    ax.set_xlim(-1.5, max(x for x, _ in points) * 4 + 100)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("message tokens per episode (mean, symlog scale)")
     ax.set_ylabel("transport rate (mean, 95% interval)")
