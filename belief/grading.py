@@ -1,88 +1,155 @@
-"""Grade free-text yes/no answers to ToM questions against exact answers; per-level accuracy (Table 2).
+"""Grade free-text answers to ToM questions against the checker's exact answers.
 
-:func:`extract_yes_no` reads a stance from answers such as "No, Charlie does not know ... because
-...", "Yes.", "I believe so", "**Answer:** no", "Bravo is not aware that ...". It returns ``True``,
-``False`` or ``None`` (unparseable: both or neither stance, or only hedging); unparseable answers are
-reported, never silently counted as wrong guesses of one side.
+One path for every trace: questions (:mod:`belief.grade_questions`: any chain, fluent and time; "where does
+X think ...", "does X know ...", "is X aware that Y knows ...") get their gold answer from the checker, each
+free-text answer is read (:mod:`belief.answer_reading`) and graded, and :class:`GradeReport` gives
+per-question rows (distinct ``gold`` and ``answer`` keys, the ``reading`` of the text, ``correct``) and a
+summary with accuracy as fractions: overall, "answered only" (unreadable and missing answers left out), and
+by order, template, agent, level and kind. Unreadable answers are counted wrong in the overall accuracy and
+reported, never silently read as one side.
 
-Environment-independent: an environment supplies the questions with their exact answers (for bomb_v0 traces,
-:func:`belief.envs.bomb_grading.grade_files`).
+:func:`grade` and :class:`Report` are the bomb game's three-level table (Table 2 of the study) over
+questions that carry their exact answer already (``{"id", "level", "answer": bool}``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable, Optional
 
-from belief.errors import BeliefError
+from belief.answer_reading import read_place, read_yes_no
+from belief.checker import check
+from belief.grade_questions import (NO, YES, GradingError, Question, check_question, gold_answer,
+                                    place_candidates)
+from belief.truth import GroundTruth
 
 LEVELS = ("introspection", "first_order", "second_order")
 LEVEL_TITLES = {"introspection": "Introspection", "first_order": "1st-order", "second_order": "2nd-order"}
+UNREADABLE, MISSING = "unreadable", "missing"
+#: the columns of a graded question row (JSONL keys, CSV header)
+ROW_COLUMNS = ("episode", "id", "kind", "order", "level", "template", "agent", "chain", "fluent", "time", "question",
+               "gold", "answer", "reading", "correct")
+BREAKDOWNS = ("order", "template", "agent", "level", "kind")
 
 
-class GradingError(BeliefError):
-    """Answers that cannot be graded (bad file, unknown question ids, ...)."""
+def extract_yes_no(text, *, about_self: bool = False) -> Optional[bool]:
+    """True (yes), False (no) or None (unreadable) from a free-text answer (:func:`read_yes_no`)."""
+    return read_yes_no(text, about_self=about_self)
 
 
-_LEAD_YES = re.compile(r"^(?:yes|yeah|yep|correct|true|affirmative|definitely|certainly|indeed|of course|"
-                       r"i believe so|i think so|absolutely)\b")
-_LEAD_NO = re.compile(r"^(?:no|nope|not really|false|negative|incorrect|i don'?t think so|i do not think so|"
-                      r"not at all)\b")
-# contractions with or without the apostrophe ("doesn't", "doesnt")
-_NEG = re.compile(r"\b(?:does not|doesn'?t|do not|don'?t|is not|isn'?t|are not|aren'?t|cannot|can'?t|can not|"
-                  r"has not|hasn'?t|have not|haven'?t|was not|wasn'?t|unaware|not aware|no longer|never|lacks?|"
-                  r"unknown to|not know|did not|didn'?t)\b")
-# answers that take no side: "I don't know.", "Not sure.", "No idea."
-_NON_ANSWER = re.compile(r"^(?:(?:i\s+)?(?:do not|don'?t)\s+know|(?:i'?m\s+|i am\s+)?not sure|no idea|"
-                         r"(?:i\s+)?(?:cannot|can'?t) (?:say|tell)|dunno)\s*[.!]?\s*$")
-_POS = re.compile(r"\b(?:knows|know|is aware|are aware|aware|has seen|have seen|learned|informed)\b")
-_HEDGE = re.compile(r"\b(?:maybe|perhaps|unclear|uncertain|possibly|might|cannot determine|can't determine|"
-                    r"not enough information|unsure)\b")
+def episode_id(trace) -> str:
+    """The episode a trace records: its ``meta["episode"]``, else its environment, seed and a digest of its
+    events (so answers made for another run of the same seed are told apart)."""
+    meta = getattr(trace, "meta", None) or {}
+    name = meta.get("episode")
+    if isinstance(name, str) and name:
+        return name
+    digest = hashlib.sha256("\n".join(json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True)
+                                      for e in trace).encode("utf-8")).hexdigest()[:12]
+    seed = meta.get("seed")
+    return "-".join(str(x) for x in (meta.get("env") or "trace", seed, digest) if x is not None)
 
 
-def _clean(text: str) -> str:
-    t = (text or "").strip().lower()
-    t = t.replace("\u2019", "'").replace("\u2018", "'")
-    t = re.sub(r"[*_`#>\"]", "", t)
-    t = re.sub(r"^(?:answer|final answer|a|response)\s*[:\-]\s*", "", t)
-    return t.strip()
+def read_answer(q: Question, text, candidates: Iterable[str] = ()) -> str:
+    """What a free-text answer says: ``yes`` / ``no`` (knows, aware), a place / ``unknown`` / ``nowhere``
+    (value), or ``unreadable``."""
+    if q.kind == "value":
+        got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
+        return got if got is not None else UNREADABLE
+    got = read_yes_no(text, about_self=q.about_self)
+    return UNREADABLE if got is None else (YES if got else NO)
 
 
-def extract_yes_no(text) -> bool | None:
-    """True (yes), False (no) or None (unparseable) from a free-text answer."""
-    if isinstance(text, bool):
-        return text
-    t = _clean(str(text) if text is not None else "")
-    if not t or _NON_ANSWER.match(t):
-        return None
-    first = re.split(r"(?<=[.!?;])\s|\bbecause\b|\bsince\b|\bas\b", t, maxsplit=1)[0]
-    words = set(re.findall(r"[a-z]+", first))
-    has_yes, has_no = "yes" in words, "no" in words
-    if has_yes and has_no:
-        return None
-    if _LEAD_YES.match(t):
-        return True
-    if _LEAD_NO.match(t):
-        return False
-    m = re.search(r"\b(?:answer|verdict)\s*(?:is|:)\s*(yes|no)\b", t)
-    if m:
-        return m.group(1) == "yes"
-    if has_yes != has_no:
-        return has_yes
-    if _HEDGE.search(first) and not _NEG.search(first):
-        return None
-    if _NEG.search(first):
-        return False
-    if _POS.search(first):
-        return True
-    return None
+def graded_row(q: Question, gold: str, text, candidates: Iterable[str] = (), episode: Optional[str] = None) -> dict:
+    """One flat row: the question's labels, the exact ``gold`` answer, the agent's ``answer``, its ``reading``."""
+    reading = MISSING if text is None else read_answer(q, text, candidates)
+    return {"episode": episode, "id": q.id, "kind": q.kind, "order": q.order, "level": q.level,
+            "template": q.template, "agent": q.agent, "chain": list(q.chain),
+            "fluent": f"{q.fluent[0]}({', '.join(q.fluent[1:])})", "time": q.time, "question": q.text,
+            "gold": gold, "answer": text, "reading": reading, "correct": reading == gold}
+
+
+def _tally(rows: list) -> dict:
+    correct = sum(r["correct"] for r in rows)
+    answered = [r for r in rows if r["reading"] not in (UNREADABLE, MISSING)]
+    return {"questions": len(rows), "correct": correct, "accuracy": correct / len(rows) if rows else None,
+            "answered": len(answered), "answered_only": correct / len(answered) if answered else None,
+            "unreadable": sum(r["reading"] == UNREADABLE for r in rows),
+            "missing": sum(r["reading"] == MISSING for r in rows)}
 
 
 @dataclass
+class GradeReport:
+    """Graded rows of one answers file, answer ids that match no question, and summaries (fractions)."""
+
+    rows: list = field(default_factory=list)
+    unknown_ids: list = field(default_factory=list)
+    episode: Optional[str] = None
+
+    def breakdown(self, key: str) -> dict:
+        """Tallies per value of a row key (``order``, ``template``, ``agent``, ``level``, ``kind``), sorted."""
+        groups: dict = {}
+        for r in self.rows:
+            if r.get(key) is not None:
+                groups.setdefault(r[key], []).append(r)
+        return {str(k): _tally(v) for k, v in sorted(groups.items(), key=lambda kv: (str(type(kv[0])), kv[0]))}
+
+    def summary(self) -> dict:
+        s = {"episode": self.episode, **_tally(self.rows), "unknown_ids": list(self.unknown_ids)}
+        for key in BREAKDOWNS:
+            s[f"by_{key}"] = self.breakdown(key)
+        return s
+
+    def unreadable(self) -> list:
+        return [r for r in self.rows if r["reading"] == UNREADABLE]
+
+    def missing(self) -> list:
+        return [r for r in self.rows if r["reading"] == MISSING]
+
+
+def answers_by_id(answers) -> dict:
+    """``{id: text}`` from ``[{"id", "answer"}, ...]`` or a mapping; GradingError on malformed records."""
+    if isinstance(answers, dict):
+        return {_answer_id(k, answers): v for k, v in answers.items()}
+    out: dict = {}
+    for a in answers:
+        if not isinstance(a, dict) or "id" not in a:
+            raise GradingError(f"an answer must be an object with an 'id' (and an 'answer'): {a!r}")
+        qid = _answer_id(a["id"], a)
+        if qid in out:
+            raise GradingError(f"answer id {qid!r} occurs twice")
+        out[qid] = a.get("answer", a.get("text"))
+    return out
+
+
+def grade_questions(truth: GroundTruth, questions: list[Question], answers, episode: Optional[str] = None
+                    ) -> GradeReport:
+    """Grade ``answers`` (``[{"id", "answer"}]`` or ``{id: text}``) to ``questions`` about ``truth``'s trace."""
+    texts = answers_by_id(answers)
+    seen: set = set()
+    rows = []
+    for q in questions:
+        if q.id in seen:
+            raise GradingError(f"question id {q.id!r} occurs twice")
+        seen.add(q.id)
+        check_question(truth, q)
+        candidates = place_candidates(truth, q) if q.kind == "value" else ()
+        rows.append(graded_row(q, gold_answer(truth, q), texts.get(q.id), candidates, episode))
+    return GradeReport(rows, sorted(set(texts) - seen), episode)
+
+
+def grade_trace(trace, questions: list[Question], answers, policy="strict-truthful") -> GradeReport:
+    """:func:`grade_questions` on the exact truth of ``trace`` (a :class:`~belief.trace.Trace`)."""
+    return grade_questions(check(trace, policy=policy), questions, answers, episode_id(trace))
+
+
+# --- the bomb game's three-level table -------------------------------------------------------------
+@dataclass
 class Report:
-    """Per-level accuracy; `unparseable` lists (id, answer) pairs graded as wrong and reported."""
+    """Per-level accuracy (percent, Table 2 of the study); `unparseable` lists (id, answer) pairs, counted wrong."""
 
     correct: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
     total: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
@@ -112,6 +179,21 @@ class Report:
                 "unparseable": [{"id": i, "answer": a} for i, a in self.unparseable],
                 "missing": list(self.missing), "unknown_ids": list(self.unknown_ids)}
 
+    @classmethod
+    def from_rows(cls, rows: list, unknown_ids=()) -> "Report":
+        rep = cls(unknown_ids=list(unknown_ids))
+        for r in rows:
+            lvl = r["level"]
+            if lvl not in rep.total:
+                raise GradingError(f"question {r['id']}: unknown level {lvl!r}")
+            rep.total[lvl] += 1
+            rep.correct[lvl] += int(r["correct"])
+            if r["reading"] == UNREADABLE:
+                rep.unparseable.append((r["id"], r["answer"]))
+            elif r["reading"] == MISSING:
+                rep.missing.append(r["id"])
+        return rep
+
 
 def _answer_id(qid, where) -> str:
     """Question ids are strings; an integer id is read as its decimal text, anything else is an error."""
@@ -123,38 +205,26 @@ def _answer_id(qid, where) -> str:
 
 
 def grade(questions, answers) -> Report:
-    """`questions`: objects or dicts with id, level, answer (bool); `answers`: dicts {id, answer} or id->text."""
-    qmap = {}
+    """`questions`: objects or dicts with id, level, answer (bool), optionally asked/target;
+    `answers`: dicts {id, answer} or id->text. The per-level table; rows come from :func:`graded_row`."""
+    texts = answers_by_id(answers)
+    rows, seen = [], set()
     for q in questions:
         d = q if isinstance(q, dict) else q.to_json()
-        qmap[d["id"]] = d
-    if isinstance(answers, dict):
-        amap = {_answer_id(k, answers): v for k, v in answers.items()}
-    else:
-        amap = {}
-        for a in answers:
-            if not isinstance(a, dict) or "id" not in a:
-                raise GradingError(f"an answer must be an object with an 'id' (and an 'answer'): {a!r}")
-            amap[_answer_id(a["id"], a)] = a.get("answer", a.get("text"))
-    rep = Report()
-    for qid, d in qmap.items():
-        lvl = d["level"]
-        if lvl not in rep.total:
-            raise GradingError(f"question {qid}: unknown level {lvl!r}")
-        rep.total[lvl] += 1
-        if qid not in amap:
-            rep.missing.append(qid)
-            continue
-        got = extract_yes_no(amap[qid])
-        if got is None:
-            rep.unparseable.append((qid, amap[qid]))
-            continue
-        rep.correct[lvl] += int(got == bool(d["answer"]))
-    rep.unknown_ids = sorted(set(amap) - set(qmap))
-    return rep
+        level = d.get("level")
+        if level not in LEVELS:
+            raise GradingError(f"question {d.get('id')}: unknown level {level!r}")
+        asked, target = d.get("asked") or "?", d.get("target") or "?"
+        chain = {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
+        question = Question(id=str(d["id"]), kind="aware" if len(chain) > 1 else "knows", chain=chain,
+                            fluent=("fact", str(d["id"])), level=level, agent=d.get("asked"))
+        seen.add(question.id)
+        rows.append(graded_row(question, YES if d["answer"] else NO, texts.get(question.id)))
+    return Report.from_rows(rows, sorted(set(texts) - seen))
 
 
 def read_jsonl(path) -> list[dict]:
+    """The JSON objects of a JSONL file; GradingError naming the file and line on failure."""
     p = Path(path)
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
@@ -179,5 +249,6 @@ def table_rows(reports: dict) -> list[list[str]]:
     return rows
 
 
-__all__ = ["extract_yes_no", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
-           "read_jsonl", "table_rows"]
+__all__ = ["extract_yes_no", "episode_id", "read_answer", "graded_row", "GradeReport", "answers_by_id",
+           "grade_questions", "grade_trace", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
+           "ROW_COLUMNS", "BREAKDOWNS", "UNREADABLE", "MISSING", "read_jsonl", "table_rows"]

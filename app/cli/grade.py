@@ -1,57 +1,109 @@
-"""``belief grade TRACE ANSWERS``: grade free-text ToM answers against the checker's exact answers."""
+"""``belief grade TRACE ANSWERS [--questions QUESTIONS]``: grade free-text ToM answers against the exact
+answers the checker derives from TRACE.
+
+Without ``--questions`` the trace must be a bomb_v0 trace (its questions are regenerated from it). Tables go
+to stdout; with ``--out FILE`` one row per question (JSONL or CSV); with ``--json`` the last stdout line is
+the summary as one JSON object.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli.app import app
-from belief.envs.bomb_grading import grade_files
+from belief.envs.bomb_grading import bomb_questions
 from belief.errors import BeliefError
-from belief.grading import LEVEL_TITLES, LEVELS
+from belief.grade_io import check_output, load_answers, load_questions, read_complete_trace, write_rows
+from belief.grading import BREAKDOWNS, GradeReport, episode_id, grade_trace
 
 out = Console(highlight=False, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 1):
-    print(f"error: {message}", file=sys.stderr)
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
     raise typer.Exit(code)
 
 
-def _pct(x) -> str:
-    return "n/a" if x is None else f"{x:.1f}%"
+def _frac(x) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
+
+
+def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[Path], policy: str) -> GradeReport:
+    """Read, check and grade the files (BeliefError on any bad input)."""
+    trace = read_complete_trace(trace_path)
+    episode = episode_id(trace)
+    answers = load_answers(answers_path, episode)
+    if questions_path is not None:
+        questions = load_questions(questions_path, episode)
+    elif trace.meta.get("env") == "bomb_v0":
+        questions = bomb_questions(trace)
+    else:
+        raise BeliefError(f"{trace_path} is not a bomb_v0 trace: pass its questions with --questions FILE")
+    return grade_trace(trace, questions, answers, policy=policy)
+
+
+def _print_report(rep: GradeReport, title: str) -> None:
+    s = rep.summary()
+    t = Table(title=title)
+    for col in ("questions", "n", "correct", "accuracy", "answered only", "unreadable", "missing"):
+        t.add_column(col, justify="left" if col == "questions" else "right", no_wrap=col == "questions")
+
+    def add(label, tally, end_section=False):
+        t.add_row(label, str(tally["questions"]), str(tally["correct"]), _frac(tally["accuracy"]),
+                  _frac(tally["answered_only"]), str(tally["unreadable"]), str(tally["missing"]),
+                  end_section=end_section)
+
+    add("all", s, end_section=True)
+    for key in BREAKDOWNS:
+        groups = s[f"by_{key}"]
+        if len(groups) < 2 and key not in ("order",):
+            continue
+        for i, (label, tally) in enumerate(groups.items()):
+            add(f"{key} {label}", tally, end_section=i == len(groups) - 1)
+    out.print(t)
+    unreadable = rep.unreadable()
+    if unreadable:
+        out.print(f"{len(unreadable)} unreadable answer(s), counted wrong (left out of 'answered only'):")
+        for r in unreadable[:20]:
+            out.print(f"  {r['id']}: {r['answer']!r}")
+    missing = rep.missing()
+    if missing:
+        out.print(f"{len(missing)} question(s) without an answer, counted wrong: "
+                  + ", ".join(r["id"] for r in missing[:10]) + (" ..." if len(missing) > 10 else ""))
+    if rep.unknown_ids:
+        out.print(f"{len(rep.unknown_ids)} answer id(s) match no question: {', '.join(rep.unknown_ids[:10])}")
 
 
 @app.command("grade")
 def grade_cmd(
-    trace: Path = typer.Argument(..., help="a bomb_v0 trace (JSONL), e.g. runs/bomb/bomb_0.trace.jsonl"),
-    answers: Path = typer.Argument(..., help="answers JSONL: one {\"id\": ..., \"answer\": \"free text\"} per line"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    trace: Path = typer.Argument(..., help="the episode's global trace (JSONL), e.g. runs/bomb/bomb_0.trace.jsonl"),
+    answers: Path = typer.Argument(..., help="answers JSONL: one {\"id\", \"answer\" (free text), \"episode\"} per "
+                                   "line"),
+    questions: Optional[Path] = typer.Option(None, "--questions", help="questions JSONL (id, kind value|knows|aware, "
+                                             "chain, fluent, time, template, agent); default: a bomb_v0 trace's own"),
+    out_path: Optional[Path] = typer.Option(None, "--out", help="write one graded row per question to FILE "
+                                            "(.jsonl or .csv)"),
+    force: bool = typer.Option(False, "--force", help="overwrite an existing --out file"),
+    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy of the checker"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object on the last line"),
 ):
     """Grade free-text ToM answers against the exact answers the checker derives from TRACE."""
     try:
-        rep = grade_files(trace, answers)
-    except BeliefError as e:
+        check_output(out_path, [p for p in (trace, answers, questions) if p is not None], force)
+        rep = grade_paths(trace, answers, questions, policy)
+        if out_path is not None:
+            write_rows(rep, out_path)
+    except (BeliefError, OSError) as e:
         _fail(str(e))
-    t = Table(title=f"ToM accuracy of {answers.name} (Table 2)")
-    for lvl in LEVELS:
-        t.add_column(LEVEL_TITLES[lvl], justify="right")
-    t.add_column("overall", justify="right")
-    t.add_row(*[f"{_pct(rep.accuracy(l))} ({rep.correct[l]}/{rep.total[l]})" for l in LEVELS], _pct(rep.accuracy()))
-    out.print(t)
-    if rep.unparseable:
-        out.print(f"{len(rep.unparseable)} unparseable answer(s), counted as wrong:")
-        for qid, a in rep.unparseable[:20]:
-            out.print(f"  {qid}: {a!r}")
-    if rep.missing:
-        out.print(f"{len(rep.missing)} question(s) without an answer, counted as wrong: {', '.join(rep.missing[:10])}"
-                  + (" ..." if len(rep.missing) > 10 else ""))
-    if rep.unknown_ids:
-        out.print(f"{len(rep.unknown_ids)} answer id(s) match no question: {', '.join(rep.unknown_ids[:10])}")
+    _print_report(rep, f"ToM accuracy of {answers.name} (episode {rep.episode})")
+    if out_path is not None:
+        out.print(f"{len(rep.rows)} graded row(s) in {out_path}")
     if as_json:
-        print(json.dumps(rep.to_json()))
+        print(json.dumps(rep.summary()))
