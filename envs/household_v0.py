@@ -1,9 +1,11 @@
 """``household_v0``: a symbolic Communicative Watch-And-Help (C-WAH) task as a PettingZoo environment.
 
 The world (apartments, furniture, the five tasks, the generator) is :mod:`belief.envs.household_world`.
-Two agents (one with ``n_agents=1``) act simultaneously; every action takes one step, and the episode
-ends when every goal predicate holds (terminated) or after 250 steps (truncated). The metric is the
-number of steps.
+Two agents (one with ``n_agents=1``) act simultaneously, one action per step; the episode ends when
+every goal predicate holds (terminated) or after 250 steps (truncated). The metric is the number of
+steps. Walking through a door takes ``walk_steps`` (default 3) consecutive ``walk to R`` actions (C-WAH
+agents walk across rooms in several steps); the agent stays in its room until it arrives, and any other
+action except a message starts the walk over. Everything else takes one step.
 
 Actions (one per agent per step): ``walk to R`` (an adjacent room), ``open C`` / ``close C`` (a
 container in the agent's room), ``grasp O`` (an object on a surface or in an open container of the
@@ -74,6 +76,7 @@ A_CLOSE = A_OPEN + MAX_RECEPTACLES
 A_GRASP = A_CLOSE + MAX_RECEPTACLES
 A_PUT = A_GRASP + MAX_OBJECTS
 N_ACTIONS = A_PUT + hw.HANDS * MAX_RECEPTACLES
+WALK_STEPS = 3
 
 
 def parallel_env(**kwargs):
@@ -93,7 +96,10 @@ class raw_env(ParallelEnv):
     metadata = {"name": "household_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     def __init__(self, seed: int | None = None, n_agents: int = 2, max_steps: int = hw.MAX_STEPS,
-                 render_mode: str | None = None):
+                 walk_steps: int = WALK_STEPS, render_mode: str | None = None):
+        if walk_steps < 1:
+            raise ValueError(f"walk_steps must be at least 1, got {walk_steps}")
+        self.walk_steps = walk_steps
         if not 1 <= n_agents <= len(AGENT_NAMES):
             raise ValueError(f"n_agents must be 1 or 2, got {n_agents}")
         self.possible_agents = list(AGENT_NAMES[:n_agents])
@@ -135,6 +141,7 @@ class raw_env(ParallelEnv):
         self.message_tokens = {a: 0 for a in self.agents}
         self.invalid = {a: 0 for a in self.agents}
         self._feedback = {a: None for a in self.agents}
+        self._walking = {a: None for a in self.agents}  # (destination, steps walked so far)
         self._inbox = {a: [] for a in self.agents}
         self._record = {a: {} for a in self.agents}  # what each agent last saw/was told of in(o)
         self._filters = {a: PrivateTrace(a) for a in self.agents}
@@ -325,6 +332,8 @@ class raw_env(ParallelEnv):
                 outbox.append((a, text))
                 self._feedback[a] = "message sent"
             elif idx != A_SEND:
+                if not (A_WALK <= idx < A_OPEN):
+                    self._walking[a] = None
                 self._apply(a, idx)
             else:
                 self._invalid(a, self.action_names[idx])
@@ -366,6 +375,13 @@ class raw_env(ParallelEnv):
         room = w.agent_room[a]
         if A_WALK <= idx < A_OPEN:
             dest = self.rooms[idx - A_WALK]
+            dest_, walked = self._walking[a] or (dest, 0)
+            walked = walked + 1 if dest_ == dest else 1
+            if walked < self.walk_steps:
+                self._walking[a] = (dest, walked)
+                self._feedback[a] = f"walking to the {dest} ({walked}/{self.walk_steps})"
+                return
+            self._walking[a] = None
             self._log(Exit(agents=(a,), room=room))
             w.agent_room[a] = dest
             self._log(Enter(agents=(a,), room=dest))
