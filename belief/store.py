@@ -22,6 +22,7 @@ from belief.domain import Domain
 from belief.errors import BatchError, BeliefConflictError, BeliefError, QueryError
 from belief.formula import Atom, Fact, Formula, Stance, Var, compose, decompose, normalize_chain
 from belief.grammar import parse_fact, parse_query
+from belief.json_input import load_json
 
 SCHEMA = "belief.store/1"
 
@@ -323,11 +324,7 @@ class BeliefStore:
 
     @classmethod
     def loads(cls, text: str) -> "BeliefStore":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise BeliefError(f"invalid store JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-        return cls.from_json(data)
+        return cls.from_json(load_json(text, "belief store: "))
 
     def copy(self) -> "BeliefStore":
         new = BeliefStore(self.domain, self.entities)

@@ -36,17 +36,30 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from belief.errors import TraceError
 from belief.formula import Atom, decompose
 from belief.grammar import parse_formula
+from belief.json_input import load_json
 
 SCHEMA_VERSION = 1
 FORMAT_NAME = "belief-trace"
 END_KEY = "end"  # the key of the last line of a complete trace file: {"end": {"events": N}}
 
 Fluent = tuple[str, ...]
+
+
+def _valid_name(name: str) -> str:
+    """Agent, room, entity, predicate and value names: non-empty, no whitespace, no control characters."""
+    if not name or " " in name or not name.isprintable():
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise ValueError(f"invalid name {shown}: a name is non-empty, without spaces or control characters")
+    return name
+
+
+#: a name in an event (free text lives only in ``source``, ``text``, ``params`` and message ``fact``s)
+Name = Annotated[str, AfterValidator(_valid_name)]
 
 
 def _subject_as_tuple(d):
@@ -63,7 +76,7 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     t: Optional[int] = Field(default=None, ge=0, description="index in the trace (set by Trace.append)")
-    room: Optional[str] = Field(default=None, description="where it happens; derived from the actor if omitted")
+    room: Optional[Name] = Field(default=None, description="where it happens; derived from the actor if omitted")
     chapter: Optional[int] = None
     source_line: Optional[int] = Field(default=None, ge=0)
     source: Optional[str] = None
@@ -91,8 +104,8 @@ def _one_or_many(data: Any, single: str = "agent", many: str = "agents") -> Any:
 
 class Enter(_Event):
     kind: Literal["enter"] = "enter"
-    agents: tuple[str, ...] = Field(min_length=1)
-    room: str
+    agents: tuple[Name, ...] = Field(min_length=1)
+    room: Name
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
 
@@ -106,7 +119,7 @@ class Enter(_Event):
 
 class Exit(_Event):
     kind: Literal["exit"] = "exit"
-    agents: tuple[str, ...] = Field(min_length=1)
+    agents: tuple[Name, ...] = Field(min_length=1)
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
 
@@ -122,11 +135,11 @@ class Move(_Event):
     """``agent`` moves ``object`` to ``to`` (a container or location): sets fluent (predicate, object) = to."""
 
     kind: Literal["move"] = "move"
-    agent: str
-    object: str
-    to: str
-    predicate: str = "in"
-    to_room: Optional[str] = Field(default=None, description="room where `to` lies, if not the event's room")
+    agent: Name
+    object: Name
+    to: Name
+    predicate: Name = "in"
+    to_room: Optional[Name] = Field(default=None, description="room where `to` lies, if not the event's room")
 
     @property
     def actors(self):
@@ -144,11 +157,11 @@ class Set(_Event):
     """A generic functional fluent change: ``predicate(*subject) = value`` (value None: nowhere/unset)."""
 
     kind: Literal["set"] = "set"
-    predicate: str
-    subject: tuple[str, ...] = Field(min_length=1)
+    predicate: Name
+    subject: tuple[Name, ...] = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
-    value: Optional[str] = None  # None: unset; omitted in JSONL (exclude_none)
-    agent: Optional[str] = None
+    value: Optional[Name] = None  # None: unset; omitted in JSONL (exclude_none)
+    agent: Optional[Name] = None
 
     @property
     def actors(self):
@@ -167,10 +180,10 @@ class Statement(_Event):
     """A fact made visible to everyone in ``room``: "The apple is in the box." (also sets reality)."""
 
     kind: Literal["statement"] = "statement"
-    predicate: str = "in"
-    subject: tuple[str, ...] = Field(min_length=1)
+    predicate: Name = "in"
+    subject: tuple[Name, ...] = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
-    value: Optional[str] = None
+    value: Optional[Name] = None
 
     @property
     def fluent(self) -> Fluent:
@@ -185,8 +198,8 @@ class Condition(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    fluent: tuple[str, ...] = Field(min_length=2)
-    values: tuple[str, ...] = Field(min_length=1)
+    fluent: tuple[Name, ...] = Field(min_length=2)
+    values: tuple[Name, ...] = Field(min_length=1)
 
 
 class Observe(_Event):
@@ -202,10 +215,10 @@ class Observe(_Event):
     """
 
     kind: Literal["observe"] = "observe"
-    agents: tuple[str, ...] = Field(min_length=1)
-    fluents: tuple[tuple[str, ...], ...] = Field(min_length=1)
-    values: Optional[tuple[Optional[str], ...]] = None
-    witnesses: Optional[tuple[str, ...]] = None
+    agents: tuple[Name, ...] = Field(min_length=1)
+    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+    values: Optional[tuple[Optional[Name], ...]] = None
+    witnesses: Optional[tuple[Name, ...]] = None
     given: Optional[Condition] = None
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
@@ -238,9 +251,9 @@ class Possible(_Event):
     """
 
     kind: Literal["possible"] = "possible"
-    agent: Optional[str] = None
-    observers: tuple[str, ...] = Field(min_length=1)
-    fluents: tuple[tuple[str, ...], ...] = Field(min_length=1)
+    agent: Optional[Name] = None
+    observers: tuple[Name, ...] = Field(min_length=1)
+    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
 
     @property
     def actors(self):
@@ -256,9 +269,9 @@ class Content(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    predicate: str = "in"
-    subject: tuple[str, ...] = ()
-    value: Optional[str] = None
+    predicate: Name = "in"
+    subject: tuple[Name, ...] = ()
+    value: Optional[Name] = None
     fact: Optional[str] = None
 
     @model_validator(mode="before")
@@ -297,8 +310,8 @@ class Tell(_Event):
     """A private message: only ``recipients`` (and the sender) know of it."""
 
     kind: Literal["tell"] = "tell"
-    sender: str
-    recipients: tuple[str, ...] = Field(min_length=1)
+    sender: Name
+    recipients: tuple[Name, ...] = Field(min_length=1)
     content: tuple[Content, ...] = Field(min_length=1)
 
     @model_validator(mode="before")
@@ -323,8 +336,8 @@ class Announce(_Event):
     """A public message: heard by ``audience`` if given, else by everyone in the sender's room."""
 
     kind: Literal["announce"] = "announce"
-    sender: str
-    audience: Optional[tuple[str, ...]] = None
+    sender: Name
+    audience: Optional[tuple[Name, ...]] = None
     content: tuple[Content, ...] = Field(min_length=1)
 
     @model_validator(mode="before")
@@ -347,7 +360,7 @@ class Noop(_Event):
     """An agent stays where it is ("made no movements and stayed in the L for 1 minute")."""
 
     kind: Literal["noop"] = "noop"
-    agent: str
+    agent: Name
 
     @property
     def actors(self):
@@ -372,10 +385,10 @@ class Effect(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    predicate: str
-    subject: tuple[str, ...] = Field(min_length=1)
+    predicate: Name
+    subject: tuple[Name, ...] = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
-    value: Optional[str] = None
+    value: Optional[Name] = None
 
     @property
     def fluent(self) -> Fluent:
@@ -390,11 +403,11 @@ class Action(_Event):
     """
 
     kind: Literal["action"] = "action"
-    name: str
-    agent: Optional[str] = None
+    name: Name
+    agent: Optional[Name] = None
     params: dict[str, Any] = Field(default_factory=dict)
     effects: tuple[Effect, ...] = ()
-    visible_to: Optional[tuple[str, ...]] = None
+    visible_to: Optional[tuple[Name, ...]] = None
 
     @property
     def actors(self):
@@ -424,8 +437,12 @@ def _names(agents: Iterable[str]) -> str:
 
 def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
     parts = []
-    for err in e.errors():
+    errors = e.errors()
+    for err in errors:
         loc = list(err.get("loc", ()))
+        if err.get("type") == "too_short" and any(len(o["loc"]) > len(loc) and list(o["loc"][:len(loc)]) == loc
+                                                  for o in errors):
+            continue  # "at least 1 item" because its only item was refused: that refusal says it
         if loc and kind is not None and loc[0] == kind:
             loc = loc[1:]  # the discriminator's tag
         loc = ".".join(str(x) for x in loc)
@@ -433,13 +450,18 @@ def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
     return "; ".join(parts)
 
 
+def load_json_line(text: str, where: str = "") -> Any:
+    """One JSON value of a trace line; TraceError for malformed or hostile input (:func:`load_json`)."""
+    return load_json(text, where, TraceError)
+
+
 def _end_marker(line: str):
     """The payload of an end-marker line ``{"end": ...}``, or None for any other line."""
     if f'"{END_KEY}"' not in line:
         return None
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
+        data = load_json_line(line)
+    except TraceError:
         return None
     return data[END_KEY] if isinstance(data, dict) and END_KEY in data and "kind" not in data else None
 
@@ -448,15 +470,13 @@ def parse_event(data: Any, *, line: int | None = None, source: str | None = None
     """Validate one event from a dict (or JSON text); TraceError naming the line on failure."""
     where = f"{source or '<trace>'}:{line}: " if line is not None else ""
     if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise TraceError(f"{where}invalid JSON: {e.msg} (column {e.colno})") from None
+        data = load_json_line(data if isinstance(data, str) else data.decode("utf-8", "replace"), where)
     if not isinstance(data, dict):
         raise TraceError(f"{where}an event must be a JSON object, got {type(data).__name__}")
     kind = data.get("kind")
-    if kind not in EVENT_KINDS:
-        raise TraceError(f"{where}unknown event kind {kind!r}; expected one of {', '.join(EVENT_KINDS)}")
+    if not isinstance(kind, str) or kind not in EVENT_KINDS:
+        shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:40] + "..."
+        raise TraceError(f"{where}unknown event kind {shown}; expected one of {', '.join(EVENT_KINDS)}")
     try:
         return _EVENT_ADAPTER.validate_python(data)
     except ValidationError as e:
@@ -472,6 +492,8 @@ class Trace:
 
     def __init__(self, events: Iterable = (), *, meta: dict | None = None):
         self._events: list = []
+        if meta is not None and not isinstance(meta, dict):
+            raise TraceError(f"a trace's meta must be a dict, got {type(meta).__name__}")
         self.meta: dict = dict(meta or {})
         self.ended = False  # read from a file that carried its end marker
         for e in events:
@@ -543,24 +565,27 @@ class Trace:
     @classmethod
     def loads(cls, text: str, *, source: str | None = None) -> "Trace":
         src = source or "<trace>"
+        if text.startswith("\ufeff"):  # a UTF-8 byte order mark, as some editors write
+            text = text[1:]
         lines = text.splitlines()
         idx = 0
         while idx < len(lines) and not lines[idx].strip():
             idx += 1
         if idx >= len(lines):
             raise TraceError(f"{src}: empty trace: expected a header line with schema_version")
-        try:
-            header = json.loads(lines[idx])
-        except json.JSONDecodeError as e:
-            raise TraceError(f"{src}:{idx + 1}: invalid JSON in header: {e.msg}") from None
+        header = load_json_line(lines[idx], f"{src}:{idx + 1}: header: ")
         if not isinstance(header, dict) or "schema_version" not in header:
             raise TraceError(f"{src}:{idx + 1}: the first line must be a header with schema_version "
                              f"(got {lines[idx][:60]!r})")
         version = header["schema_version"]
         if version != SCHEMA_VERSION:
-            raise TraceError(f"{src}:{idx + 1}: unsupported schema_version {version!r} "
+            shown = repr(version) if len(repr(version)) <= 40 else repr(version)[:40] + "..."
+            raise TraceError(f"{src}:{idx + 1}: unsupported schema_version {shown} "
                              f"(this library reads {SCHEMA_VERSION})")
-        trace = cls(meta=header.get("meta") or {})
+        meta = header.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise TraceError(f"{src}:{idx + 1}: header: meta must be a JSON object, got {type(meta).__name__}")
+        trace = cls(meta=meta or {})
         for n, line in enumerate(lines[idx + 1:], start=idx + 2):
             if not line.strip():
                 continue
@@ -594,4 +619,5 @@ __all__ = [
     "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
     "Condition", "Possible",
     "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
+    "load_json_line",
 ]

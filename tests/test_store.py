@@ -109,7 +109,7 @@ def test_json_round_trip_with_domain():
     s = examples.scenario("sally-anne").store()
     again = BeliefStore.loads(s.dumps())
     assert again == s and again.domain == s.domain
-    with pytest.raises(BeliefError, match="invalid store JSON"):
+    with pytest.raises(BeliefError, match="belief store: invalid JSON"):
         BeliefStore.loads("{")
     with pytest.raises(BeliefError, match="schema"):
         BeliefStore.from_json({"facts": []})
