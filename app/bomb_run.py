@@ -75,7 +75,7 @@ def figures(episodes: list[dict], questions: list[dict]) -> dict:
 
 def finish_run(manifest: RunManifest) -> BombRun:
     """Write the run-level tables from the finished episodes' rows and files; the manifest is complete."""
-    episodes = [e.result for e in manifest.episodes]
+    episodes = [{c: e.result[c] for c in EPISODE_COLUMNS} for e in manifest.episodes]
     questions = [row for e in manifest.episodes
                  for row in _read_rows(manifest.directory / episode_files(e.seed)["questions"])]
     figs = figures(episodes, questions)

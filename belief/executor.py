@@ -23,6 +23,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import pickle
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Callable, Sequence
 
@@ -33,6 +34,23 @@ EXECUTORS = ("local", "serial", "ray")
 
 class ExecutorError(BeliefError):
     """An executor that cannot run here (unknown name, Ray missing or unreachable)."""
+
+
+class TaskError(BeliefError):
+    """A BeliefError raised by a task that cannot travel back between processes as itself."""
+
+
+def _call(fn, task):
+    """Run one task; an exception that cannot be pickled comes back as its message (a BeliefError stays one)."""
+    try:
+        return fn(task)
+    except Exception as e:
+        try:
+            pickle.loads(pickle.dumps(e))
+        except Exception:
+            kind = TaskError if isinstance(e, BeliefError) else RuntimeError
+            raise kind(str(e)) from None
+        raise
 
 
 def _check(executor: str, workers: int | None, address: str | None) -> None:
@@ -64,7 +82,7 @@ def _pool_context():
 def _run_local(fn, tasks, workers, progress, keep):
     results: list[Any] = [None] * len(tasks)
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
+        futures = {pool.submit(_call, fn, task): i for i, task in enumerate(tasks)}
         todo = set(futures)
         try:
             while todo:
@@ -103,8 +121,9 @@ def _run_ray(fn, tasks, workers, address, progress, keep):
         except (ConnectionError, RuntimeError, ValueError) as e:
             raise ExecutorError(f"cannot start or reach Ray{f' at {address}' if address else ''}: {e}") from None
     try:
-        remote = ray.remote(fn)
-        refs = [remote.remote(task) for task in tasks]
+        remote = ray.remote(_call)
+        fn_ref = ray.put(fn)
+        refs = [remote.remote(fn_ref, task) for task in tasks]
         index = {ref: i for i, ref in enumerate(refs)}
         results: list[Any] = [None] * len(tasks)
         todo = list(refs)
