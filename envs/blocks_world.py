@@ -1,0 +1,176 @@
+"""The COBLOCK world: a small 3D grid of coloured blocks, gravity, two builders with private inventories.
+
+Grid ``x`` 0..4, ``y`` (height) 0..3, ``z`` 0..2. Gravity, as the task states it: a block may be placed in
+an empty cell when the cell is on the ground (``y == 0``), or on top of a block (``(x, y-1, z)``), or next to
+a block horizontally (``x±1`` or ``z±1`` at the same height). A block may be removed only when every other
+block stays connected to the ground through such supports (no floating parts). A placed block comes from
+the placer's inventory; a removed block goes back into the remover's inventory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from belief.errors import BeliefError
+
+AGENTS = ("alice", "bob")
+COLOURS = ("red", "green", "blue", "yellow", "purple")
+SIZE = (5, 4, 3)  # x, y (height), z
+Cell = tuple[int, int, int]
+
+
+class BlocksError(BeliefError):
+    """An illegal blocks-world move or a malformed task."""
+
+
+def all_cells() -> list[Cell]:
+    return [(x, y, z) for y in range(SIZE[1]) for x in range(SIZE[0]) for z in range(SIZE[2])]
+
+
+CELLS = tuple(all_cells())
+CELL_INDEX = {c: i for i, c in enumerate(CELLS)}
+
+
+def in_grid(cell: Cell) -> bool:
+    return all(0 <= v < n for v, n in zip(cell, SIZE))
+
+
+def cell_name(cell: Cell) -> str:
+    return "cell_{}_{}_{}".format(*cell)
+
+
+def cell_text(cell: Cell) -> str:
+    return "({}, {}, {})".format(*cell)
+
+
+def supports(cell: Cell) -> list[Cell]:
+    """The cells whose block would hold a block in ``cell`` (below, and the horizontal neighbours)."""
+    x, y, z = cell
+    return [c for c in ((x, y - 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)) if in_grid(c)]
+
+
+def supported(cell: Cell, blocks) -> bool:
+    return cell[1] == 0 or any(c in blocks for c in supports(cell))
+
+
+def grounded(blocks) -> bool:
+    """Is every block connected to the ground through supports (see :func:`supports`, both directions)?"""
+    cells = set(blocks)
+    reached = {c for c in cells if c[1] == 0}
+    frontier = list(reached)
+    while frontier:
+        c = frontier.pop()
+        x, y, z = c
+        for n in ((x, y + 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)):
+            if n in cells and n not in reached:
+                reached.add(n)
+                frontier.append(n)
+    return reached == cells
+
+
+@dataclass(frozen=True)
+class Step:
+    """One block of a task's reference plan: who places which colour where (in a valid order)."""
+
+    cell: Cell
+    colour: str
+    builder: str
+
+
+@dataclass
+class Task:
+    """A COBLOCK task: each agent's private goal (cells -> colours), its private inventory, a plan."""
+
+    family: str
+    seed: int
+    goals: dict            # agent -> {cell: colour}
+    inventories: dict      # agent -> Counter(colour -> count)
+    plan: tuple            # Steps in an order gravity allows; proves the task solvable
+
+    @property
+    def target(self) -> dict:
+        return {c: col for g in self.goals.values() for c, col in g.items()}
+
+    def owner(self, cell: Cell):
+        return next((a for a, g in self.goals.items() if cell in g), None)
+
+    def to_json(self) -> dict:
+        return {"family": self.family, "seed": self.seed,
+                "goals": {a: [[*c, col] for c, col in sorted(g.items())] for a, g in self.goals.items()},
+                "inventories": {a: dict(inv) for a, inv in self.inventories.items()},
+                "plan": [[*s.cell, s.colour, s.builder] for s in self.plan]}
+
+
+@dataclass
+class World:
+    task: Task
+    blocks: dict = field(default_factory=dict)      # cell -> colour
+    placed_by: dict = field(default_factory=dict)   # cell -> agent
+    inventories: dict = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, task: Task) -> "World":
+        return cls(task, inventories={a: Counter(inv) for a, inv in task.inventories.items()})
+
+    def can_place(self, agent: str, cell: Cell, colour: str) -> bool:
+        return (in_grid(cell) and cell not in self.blocks and self.inventories[agent][colour] > 0
+                and supported(cell, self.blocks))
+
+    def can_remove(self, cell: Cell) -> bool:
+        if cell not in self.blocks:
+            return False
+        rest = dict(self.blocks)
+        del rest[cell]
+        return grounded(rest)
+
+    def place(self, agent: str, cell: Cell, colour: str) -> None:
+        if not self.can_place(agent, cell, colour):
+            raise BlocksError(f"{agent} cannot place {colour} at {cell_text(cell)}")
+        self.blocks[cell] = colour
+        self.placed_by[cell] = agent
+        self.inventories[agent][colour] -= 1
+
+    def remove(self, agent: str, cell: Cell) -> str:
+        if not self.can_remove(cell):
+            raise BlocksError(f"{agent} cannot remove the block at {cell_text(cell)}")
+        colour = self.blocks.pop(cell)
+        self.placed_by.pop(cell, None)
+        self.inventories[agent][colour] += 1
+        return colour
+
+    def complete(self) -> bool:
+        return self.blocks == self.task.target
+
+    def workload(self) -> dict:
+        """Blocks of the target structure (right colour, right cell) per agent who placed them."""
+        target = self.task.target
+        counts = Counter(self.placed_by[c] for c, col in self.blocks.items() if target.get(c) == col)
+        return {a: counts.get(a, 0) for a in AGENTS}
+
+
+def balance(a: int, b: int) -> float:
+    """Workload balance gamma = a*b / (a^2 + b^2): 0.5 when equal, 0 when one agent did everything."""
+    return a * b / (a * a + b * b) if a or b else 0.0
+
+
+def optimal_balance(task: Task) -> float:
+    """gamma of the most balanced assignment the inventories allow (any agent may place any block it holds).
+
+    Per colour c with n_c target blocks, alice can place k_c blocks for any k_c in
+    [max(0, n_c - bob's c), min(n_c, alice's c)]; alice's total ranges over the sums of those bounds (every
+    integer between is reachable), so the best split is the reachable total closest to N/2.
+    """
+    need = Counter(task.target.values())
+    ia, ib = (task.inventories[a] for a in AGENTS)
+    lo = sum(max(0, n - ib[c]) for c, n in need.items())
+    hi = sum(min(n, ia[c]) for c, n in need.items())
+    n = sum(need.values())
+    a = min(max(n // 2, lo), hi)
+    best = max((balance(k, n - k) for k in {a, min(max((n + 1) // 2, lo), hi)}), default=0.0)
+    return best
+
+
+__all__ = ["AGENTS", "COLOURS", "SIZE", "CELLS", "CELL_INDEX", "Cell", "BlocksError", "Step", "Task", "World",
+           "all_cells", "in_grid", "cell_name", "cell_text", "supports", "supported", "grounded", "balance",
+           "optimal_balance"]
