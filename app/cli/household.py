@@ -1,0 +1,125 @@
+"""Household (C-WAH) commands: ``belief bench household`` and ``belief run household``.
+
+``bench household`` plays seeds ``seed .. seed+episodes-1`` with every agent kind (processes in
+parallel), shows a progress bar with ETA on stderr, a table on stdout, and as the last stdout line
+(``--json``) the contract object ``{"episodes", "by_agent": {...}, "diff_vs": {...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from belief.app.cli.app import bench_app, run_app
+from belief.app.household_bench import AGENT_KINDS, bench, contract, play_episode
+
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2):
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _kinds(text: str) -> list:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in AGENT_KINDS]
+    if not kinds or bad or len(set(kinds)) != len(kinds):
+        _fail(f"--agents: expected distinct kinds among {', '.join(AGENT_KINDS)}, got {text!r}")
+    return kinds
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _table(summary: dict) -> Table:
+    t = Table(title=f"household_v0 (C-WAH), {summary['episodes']} episode(s): steps (lower is better)")
+    for col in ("agent", "steps", "95% CI", "done", "message tokens", "comm steps", "prediction acc.",
+                "belief acc. (world)", "detections", "yields", "avoided dup."):
+        t.add_column(col, justify="left" if col == "agent" else "right")
+    for k, v in summary["by_agent"].items():
+        m = v["miscoordination"]
+        t.add_row(k, f"{v['steps']:.2f}", f"[{v['ci95'][0]:.2f}, {v['ci95'][1]:.2f}]", _pct(v["done_rate"]),
+                  f"{v['message_tokens']:.1f}", f"{v['comm_frames']:.2f}", _pct(v["prediction_accuracy"]),
+                  _pct(v["belief_accuracy_world"]), f"{m['detections']:.2f}", f"{m['yields']:.2f}",
+                  f"{m['avoided_duplicates']:.2f}")
+    return t
+
+
+def _diff_table(summary: dict) -> Table:
+    t = Table(title="paired step differences (same seeds), 95% CI; '~': the interval includes 0, no ordering")
+    for col in ("a - b", "mean", "95% CI", "ordering"):
+        t.add_column(col, justify="left" if col == "a - b" else "right")
+    for a, row in summary["diff_vs"].items():
+        for b, d in row.items():
+            t.add_row(f"{a} - {b}", f"{d['steps_diff']:+.2f}", f"[{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}]",
+                      f"{a} {d['ordering']} {b}")
+    return t
+
+
+@bench_app.command("household")
+def bench_household(
+    episodes: int = typer.Option(50, "--episodes", help="episodes per agent kind (seeds seed..seed+N-1)"),
+    seed: int = typer.Option(0, "--seed", help="first seed"),
+    agents: str = typer.Option(",".join(AGENT_KINDS), "--agents", help="comma-separated: " + ", ".join(AGENT_KINDS)),
+    workers: int = typer.Option(2, "--workers", help="episode processes"),
+    as_json: bool = typer.Option(False, "--json", help="print the contract JSON object as the last line"),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr (TTY only)"),
+    results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+):
+    """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
+    kinds = _kinds(agents)
+    if episodes < 1:
+        _fail(f"--episodes must be at least 1, got {episodes}")
+    if workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    columns = (TextColumn("household"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=err, disable=not (progress and err.is_terminal), transient=True) as bar:
+        task = bar.add_task("episodes", total=episodes * len(kinds))
+        summary, rows = bench(kinds, episodes, seed, workers, progress=lambda r: bar.advance(task))
+    if results is not None:
+        try:
+            results.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        except OSError as e:
+            _fail(f"cannot write {results}: {e}", 1)
+    out.print(_table(summary))
+    if summary["diff_vs"]:
+        out.print(_diff_table(summary))
+    if as_json:
+        print(json.dumps(contract(summary)))
+
+
+@run_app.command("household")
+def run_household(
+    seed: int = typer.Option(0, "--seed", help="episode seed"),
+    agents: str = typer.Option("cobel", "--agents", help=" | ".join(AGENT_KINDS)),
+    trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+):
+    """Play one household_v0 episode and print its figures."""
+    kinds = _kinds(agents)
+    if len(kinds) != 1:
+        _fail("--agents takes one agent kind here")
+    if trace is not None and not trace.parent.is_dir():
+        _fail(f"cannot write the trace {trace}: no directory {trace.parent}", 1)
+    try:
+        r = play_episode({"agent": kinds[0], "trace": str(trace) if trace else None}, seed)
+    except OSError as e:
+        _fail(f"cannot write the trace {trace}: {e}", 1)
+    p, b = r["prediction"], r["belief_world"]
+    out.print(f"seed {seed}, {r['task']} in {r['layout']}, {kinds[0]}: {'done' if r['done'] else 'not done'} in "
+              f"{r['steps']} steps; {r['messages']} messages ({r['message_tokens']} tokens); prediction "
+              f"{_pct(p[0] / p[1] if p[1] else None)}, belief accuracy (world) {_pct(b[0] / b[1] if b[1] else None)}")
+    if trace:
+        out.print(f"trace: {trace} ({r['trace_events']} events)")
+    if as_json:
+        print(json.dumps(r))
