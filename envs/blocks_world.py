@@ -56,6 +56,16 @@ def supported(cell: Cell, blocks) -> bool:
 
 def grounded(blocks) -> bool:
     """Is every block connected to the ground through supports (see :func:`supports`, both directions)?"""
+    return not floating(blocks)
+
+
+def resting_on(blocks, cell: Cell) -> set:
+    """The blocks that would float if the block in ``cell`` were removed."""
+    return floating(set(blocks) - {cell})
+
+
+def floating(blocks) -> set:
+    """The blocks not connected to the ground through supports."""
     cells = set(blocks)
     reached = {c for c in cells if c[1] == 0}
     frontier = list(reached)
@@ -66,7 +76,7 @@ def grounded(blocks) -> bool:
             if n in cells and n not in reached:
                 reached.add(n)
                 frontier.append(n)
-    return reached == cells
+    return cells - reached
 
 
 @dataclass(frozen=True)
@@ -172,5 +182,6 @@ def optimal_balance(task: Task) -> float:
 
 
 __all__ = ["AGENTS", "COLOURS", "SIZE", "CELLS", "CELL_INDEX", "Cell", "BlocksError", "Step", "Task", "World",
-           "all_cells", "in_grid", "cell_name", "cell_text", "supports", "supported", "grounded", "balance",
+           "all_cells", "in_grid", "cell_name", "cell_text", "supports", "supported", "grounded", "floating",
+           "resting_on", "balance",
            "optimal_balance"]
