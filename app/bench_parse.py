@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Callable, Optional
 
 from belief.grammar import parse_readable_document, parse_sexpr_document, to_sexpr
 
@@ -37,22 +38,33 @@ def generate_fact_lines(n: int, seed: int = 0, agents: int = 10, objects: int = 
     return lines
 
 
-def _best_time(fn, repeat: int):
+def _best_time(fn, repeat: int, tick: Callable[[], None]):
     """Best wall time of ``repeat`` runs (as timeit does: the minimum is the least disturbed by other load)."""
     best, result = float("inf"), None
     for _ in range(max(1, repeat)):
         t0 = time.perf_counter()
         result = fn()
         best = min(best, time.perf_counter() - t0)
+        tick()
     return best, result
 
 
-def bench_parse(n: int = 100_000, seed: int = 0, repeat: int = 3) -> dict:
+def steps(repeat: int) -> int:
+    """How many times :func:`bench_parse` calls its `progress` callback (a progress bar's total)."""
+    return 2 + 2 * max(1, repeat)
+
+
+def bench_parse(n: int = 100_000, seed: int = 0, repeat: int = 3,
+                progress: Optional[Callable[[], None]] = None) -> dict:
+    """`progress()` is called after generating, after each timed run and after printing the s-expressions."""
+    tick = progress or (lambda: None)
     lines = generate_fact_lines(n, seed)
     readable = "\n".join(lines)
-    t_readable, facts = _best_time(lambda: parse_readable_document(readable), repeat)
+    tick()
+    t_readable, facts = _best_time(lambda: parse_readable_document(readable), repeat, tick)
     sexpr = "\n".join(to_sexpr(f) for f in facts)
-    t_sexpr, facts2 = _best_time(lambda: parse_sexpr_document(sexpr), repeat)
+    tick()
+    t_sexpr, facts2 = _best_time(lambda: parse_sexpr_document(sexpr), repeat, tick)
     if facts2 != facts:  # the benchmark doubles as a round-trip check
         raise AssertionError("s-expression round trip changed the facts")
     return {
