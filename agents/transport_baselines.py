@@ -1,39 +1,40 @@
-"""Baselines for ``transport_v0`` (the agent types the CoBel agent is measured against).
+"""The agent types of ``transport_v0`` (one :class:`belief.agents.transport_cobel.Config` each).
 
-All share the perception of :mod:`belief.agents.transport_cobel` (a belief store fed only by what the
-agent saw and was told) so that only the named ingredient differs:
+All share the perception of :mod:`belief.agents.transport_beliefs` (a belief store fed only by what the
+agent saw and was told, newer own evidence winning), so only the named ingredient differs:
 
-``always``  CoELA-style communication: before every physical action, a templated message with everything
-            it knows (every object location and exploration state in its store, its room, what it holds)
-            and its plan; otherwise the CoBel planner and partner model.
-``silent``  CoBel with communication switched off (it still predicts the partner from what it sees).
-``rule``    a rule-based hierarchical planner like the study's RHP: greedy (nearest container when
-            empty-handed, nearest known targets up to capacity, else the nearest unexplored room,
-            deliver when full), zero-order beliefs only, no partner model, no messages, no UP engine.
-``single``  one CoBel agent alone in the house (``transport_v0.parallel_env(n_agents=1)``).
+``cobel``           zero- and first-order beliefs, Bayesian prediction of each teammate's next subgoal,
+                    miscoordination detection (yield where the teammate has priority), messages only when
+                    they change a teammate's predicted plan.
+``coela``           CoELA-style: no partner model; the planner sends its full progress (position, holdings,
+                    every object location and room search it knows) and its plan whenever its progress or
+                    plan changed since its last message; it leaves to teammates what they announced.
+``silent``          CoBel with communication off (it still predicts teammates from what it sees).
+``rhp``             RHP+RHP: rule-based hierarchical planners like the study's RHP (greedy: nearest
+                    container when empty-handed, nearest known targets up to capacity, else the nearest
+                    unsearched room; no partner model, no messages, no UP engine).
+``rhp_alone``       RHP alone: one RHP agent in the house.
+``cobel_nopred``    ablation: no prediction (hence no detection; messages fall back to nothing predicted).
+``cobel_nodetect``  ablation: prediction, but no acting on predicted conflicts (no yields, no plan on conflict).
+``cobel_nofo``      ablation: no first-order beliefs (teammates are modelled as knowing what I know).
+``cobel_always``    ablation: CoBel decisions, the full progress message before every action.
+``cobel+coela``     a mixed team (agents alternate between the two types).
 """
 
 from __future__ import annotations
 
 from belief.agents.transport_cobel import PRESETS, Config, TransportAgent, make_agents
 
-BASELINES = ("always", "silent", "rule", "single")
+BASELINES = ("coela", "silent", "rhp", "rhp_alone")
+ABLATIONS = ("cobel_nopred", "cobel_nodetect", "cobel_nofo", "cobel_always")
+MIXED = ("cobel+coela",)
+AGENT_TYPES = ("cobel", *BASELINES, *ABLATIONS, *MIXED)
+SOLO = ("rhp_alone",)  # types that play with one agent
 
 
-def always(name: str, **kw) -> TransportAgent:
-    return TransportAgent(name, PRESETS["always"], **kw)
+def is_known(kind: str) -> bool:
+    return all(k in PRESETS for k in kind.split("+"))
 
 
-def silent(name: str, **kw) -> TransportAgent:
-    return TransportAgent(name, PRESETS["silent"], **kw)
-
-
-def rule(name: str, **kw) -> TransportAgent:
-    return TransportAgent(name, PRESETS["rule"], **kw)
-
-
-def single(name: str = "alice", **kw) -> TransportAgent:
-    return TransportAgent(name, PRESETS["single"], **kw)
-
-
-__all__ = ["BASELINES", "Config", "always", "make_agents", "rule", "silent", "single"]
+__all__ = ["ABLATIONS", "AGENT_TYPES", "BASELINES", "Config", "MIXED", "SOLO", "TransportAgent", "is_known",
+           "make_agents"]

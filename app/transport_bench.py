@@ -1,26 +1,32 @@
-"""``belief bench transport``: CoBel and baseline agents on the 24 fixed ``transport_v0`` episodes.
+"""``belief bench transport``: CoBel, its ablations and the baselines on ``transport_v0``.
 
-Per episode and agent type it records the transport rate (targets on the bed within the budget),
-frames used, message tokens (:func:`belief.envs.transport_tokens.count_tokens`), messages sent, planner
-statistics and belief accuracy against the exact checker (:func:`belief.checker.check` on the env's
-global trace, policy ``strict-truthful``: a recipient holds what a truthful teammate said and the sender
-knows it does).
+Worlds: the 24 fixed episodes, or ``worlds`` generated ones (:func:`belief.envs.transport_world.
+generated_spec`, seeds from :func:`belief.envs.transport_world.bench_world_seeds`). Every agent type plays
+the same worlds, so differences are paired by world (:func:`belief.stats.paired_diff_ci95`), which removes
+the between-world variance; an ordering is reported only when the 95% interval of the difference excludes 0.
 
-Belief accuracy. Every ``SAMPLE_EVERY`` env steps and at the end, each agent's beliefs are compared
-with the checker's truth for the same chain at the same trace position, over the location of every
-target and container (``in``) and every room's exploration state (``explored``): zero order on chain
-``(me,)``, first order on ``(me, partner)``. A fluent counts when the truth or the agent holds a value;
-it is right when both hold the same value. Accuracy = right / counted, pooled over the episode. Agent
-types that keep no first-order beliefs (``rule``) or have no partner (``single``) report ``null``.
+Per episode (:func:`play_episode`, a top-level picklable function of ``(config, seed)`` returning a plain
+dict) it records:
 
-Agent types: ``cobel``, ``always`` (CoELA-style: everything it knows, every other decision),
-``silent`` (CoBel without messages), ``rule`` (rule-based hierarchical planner like RHP: greedy, no
-partner model, no messages), ``single`` (one CoBel agent alone).
+* ``transport_rate`` (targets on the bed within the budget / targets) and the world's category;
+* ``message_tokens`` (:func:`belief.envs.transport_tokens.count_tokens`), ``messages`` and ``comm_frames``
+  (frames spent sending, TDW-MAT's one frame per 500 characters);
+* ``prediction_accuracy``: each agent's top predicted next subgoal of a teammate, at each decision,
+  against the subgoal that teammate really chose at its next decision (a fetch matches when the predicted
+  object is in the chosen batch); pooled over the episode;
+* ``belief_accuracy_world``: every ``SAMPLE_EVERY`` steps and at the end, each value an agent holds in its
+  zero-order chain (object locations, room search levels) against the world at that moment;
+  ``belief_accuracy_partner``: each value of its first-order chain ``(me, p)`` against what ``p`` really
+  holds then (its own zero-order chain); ``None`` when nothing was held;
+* miscoordination events against the world: ``duplicate_searches`` (searching a room level the team had
+  already reached) and ``futile_trips`` (arriving where a believed object no longer is); CoBel's own
+  ``detections``, ``yields`` and ``avoided_duplicates`` (yields whose work the teammate did within
+  ``YIELD_WINDOW`` frames).
 
 LLM mode (``llm=``, a :class:`belief.agents.transport_llm.TransportLLM`): ``cobel`` agents read
-observations, predict the partner and phrase messages through the LLM, with checked, counted
-fallbacks; episodes then run in this process (one client), each ``cobel`` row gets an ``llm`` entry and
-the summary (and the JSON line) an ``llm`` key. Without it nothing changes.
+observations, predict the partner and phrase messages through the LLM, with checked, counted fallbacks;
+episodes then run in this process (one client), each ``cobel`` row gets an ``llm`` entry and the summary
+(and the JSON line) an ``llm`` key. Without it nothing changes.
 """
 
 from __future__ import annotations
@@ -29,56 +35,127 @@ import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-AGENT_TYPES = ("cobel", "always", "silent", "rule", "single")
+from belief.agents.transport_baselines import AGENT_TYPES, SOLO
+from belief.agents.transport_beliefs import snapshot
+from belief.agents.transport_cobel import make_agents
+from belief.envs import transport_v0
+from belief.envs import transport_world as tw
+from belief.stats import mean_ci95, ordering, paired_diff_ci95
+
+DEFAULT_AGENTS = ("cobel", "coela", "silent", "rhp", "rhp_alone")
 SAMPLE_EVERY = 5
+YIELD_WINDOW = 600  # frames: a yield avoided duplicate work when the teammate did that work within it
 
 
-def run_episode(episode: int, kind: str = "cobel", planner: str | None = None, trace_path: str | None = None,
+def make_env(world, kind: str, max_steps: int | None = None):
+    """The env of a fixed episode (``world`` an int) or a generated world (``("gen", seed)``)."""
+    n = 1 if kind in SOLO else None
+    kw = {} if max_steps is None else {"max_steps": max(max_steps, 1)}
+    if isinstance(world, int):
+        return transport_v0.parallel_env(episode=world, n_agents=n or 2, **kw)
+    return transport_v0.parallel_env(world_seed=int(world[1]), n_agents=n, **kw)
+
+
+def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_path: str | None = None,
                 llm=None, max_steps: int | None = None) -> dict:
-    """One episode with two agents of type ``kind`` (one for ``single``); a dict of figures.
-
-    ``llm``: a :class:`belief.agents.transport_llm.TransportLLM` (LLM mode, ``cobel`` only; the row then
-    has an ``llm`` entry: requests, tokens and fallbacks in this episode). ``max_steps``: stop early."""
-    from belief.agents.transport_cobel import make_agents, snapshot
-    from belief.checker import check
-    from belief.envs import transport_v0
-
-    n = 1 if kind == "single" else 2
-    env = transport_v0.parallel_env(episode=episode, n_agents=n)
+    """One episode of agent type ``kind`` on ``world`` (a fixed episode index, or ``("gen", seed)``);
+    a dict of figures. ``llm``: LLM mode for ``cobel`` (the row then has an ``llm`` entry: requests,
+    tokens and fallbacks in this episode). ``max_steps``: stop early."""
+    env = make_env(world, kind)
     obs, infos = env.reset()
     task = infos[env.agents[0]]["task"]
     agents = make_agents(kind, env.agents, planner, llm=llm)
-    llm_before = llm.report() if llm is not None and kind == "cobel" else None
-    for a, ag in agents.items():
+    llm_before = llm.report() if llm is not None and "cobel" in kind else None
+    for ag in agents.values():
         ag.reset(task)
-    samples = []  # (trace position, {agent: snapshot})
+    acc = {"world": [0, 0], "partner": [0, 0]}
     step = 0
     while env.agents and (max_steps is None or step < max_steps):
         actions = {a: agents[a].act(infos[a]["view"], infos[a]["action_mask"], infos[a]["action_names"])
                    for a in env.agents}
         if step % SAMPLE_EVERY == 0:
-            samples.append((len(env.trace) - 1, {a: snapshot(agents[a].state) for a in agents}))
+            _score_beliefs(acc, agents, env)
         obs, rew, term, trunc, infos = env.step(actions)
         step += 1
         last = not env.agents or (max_steps is not None and step >= max_steps)
         if infos and last:  # only the final views: while the episode goes on, act() reads them
-            for a in agents:
-                agents[a].state = _absorb(agents[a], infos.get(a))
-    samples.append((len(env.trace) - 1, {a: snapshot(agents[a].state) for a in agents}))
-    m = env.metrics()
-    gt = check(env.trace, "strict-truthful")
-    acc = belief_accuracy(gt, samples, env, first_order=(n == 2 and agents[env.possible_agents[0]].config.first_order))
-    pstats = {}
-    for ag in agents.values():
-        for k, v in ag.planner.stats.items():
-            pstats[k] = pstats.get(k, 0) + v
+            for a, ag in agents.items():
+                if infos.get(a) is not None:
+                    ag.observe(infos[a]["view"])
+    _score_beliefs(acc, agents, env)
     if trace_path:
         env.trace.write(trace_path)
-    row = {"episode": episode, "name": env.trace.meta.get("name"), "agent": kind, **m, "belief_accuracy": acc,
-           "planner": pstats}
+    w = env.world
+    row = {"world": world if isinstance(world, int) else f"gen-{world[1]}", "name": env.trace.meta.get("name"),
+           "agent": kind, "family": w.family, "capacity": w.capacity, "n_agents": len(env.possible_agents),
+           "rooms": len(w.rooms), **env.metrics(),
+           "belief_accuracy_world": _ratio(acc["world"]), "belief_accuracy_partner": _ratio(acc["partner"]),
+           **_coordination(agents, env), "planner": _planner_stats(agents)}
+    row["miscoordination"] = row["duplicate_searches"] + row["futile_trips"]
     if llm_before is not None:
         row["llm"] = _llm_delta(llm_before, llm.report())
     return row
+
+
+def play_episode(config: dict, seed: int) -> dict:
+    """The per-episode job (picklable, pure in its arguments): ``config`` = ``{"agents": kind, "worlds":
+    "fixed" | "generated", "planner": name or None, "max_steps": n or None}``; ``seed`` is the fixed
+    episode's index or the generated world's seed."""
+    world = seed if config.get("worlds", "fixed") == "fixed" else ("gen", seed)
+    return run_episode(world, config["agents"], config.get("planner"), max_steps=config.get("max_steps"))
+
+
+def _ratio(pair):
+    return pair[0] / pair[1] if pair[1] else None
+
+
+def _score_beliefs(acc: dict, agents: dict, env) -> None:
+    """Held values against the world (zero order) and against the teammate's real beliefs (first order)."""
+    w = env.world
+    snaps = {a: snapshot(ag.state) for a, ag in agents.items()}
+    for a, snap in snaps.items():
+        for (pred, subj), v in snap[(a,)].items():
+            real = w.location[subj] if pred == "in" else tw.EXPLORE_STATES[w.explored[subj]]
+            acc["world"][0] += v == real
+            acc["world"][1] += 1
+        if not agents[a].config.first_order:
+            continue
+        for chain, held in snap.items():
+            if len(chain) != 2 or chain[1] not in snaps:
+                continue
+            theirs = snaps[chain[1]][(chain[1],)]
+            for key, v in held.items():
+                acc["partner"][0] += theirs.get(key) == v
+                acc["partner"][1] += 1
+
+
+def _coordination(agents: dict, env) -> dict:
+    """Prediction accuracy against what teammates really chose next, and what yields avoided."""
+    right = total = 0
+    for ag in agents.values():
+        for frame, p, key in ag.predictions:
+            nxt = next((keys for f, keys in agents[p].decisions if f >= frame), None)
+            if nxt is None:
+                continue
+            total += 1
+            right += key in nxt
+    done: dict = {}
+    for f, a, what, subj, _ in env.log:
+        if what in ("grasp", "explore"):
+            done.setdefault((a, "fetch" if what == "grasp" else "explore", subj), []).append(f)
+    yields = [(f, p, k) for ag in agents.values() for f, p, keys in ag.yields for k in keys]
+    avoided = sum(1 for f, p, k in yields if any(f <= t <= f + YIELD_WINDOW for t in done.get((p, *k), ())))
+    return {"predictions": total, "prediction_accuracy": right / total if total else None,
+            "detections": sum(ag.detections for ag in agents.values()), "yields": len(yields),
+            "avoided_duplicates": avoided, "futile_trips": sum(ag.state.noticed_gone for ag in agents.values())}
+
+
+def _planner_stats(agents: dict) -> dict:
+    out: dict = {}
+    for ag in agents.values():
+        for k, v in ag.planner.stats.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def _llm_delta(before: dict, after: dict) -> dict:
@@ -93,53 +170,32 @@ def _llm_delta(before: dict, after: dict) -> dict:
     return out
 
 
-def _absorb(agent, info):
-    """After the final step the env has no live agents; fold the last observation into the beliefs."""
-    from belief.agents.transport_cobel import update
-
-    if info is None or agent.state is None:
-        return agent.state
-    return update(agent.state, info["view"], agent.config)
-
-
-def belief_accuracy(gt, samples, env, first_order: bool = True) -> dict:
-    w = env.world
-    fluents = [("in", o) for o in (*w.targets, *w.containers)] + [("explored", r) for r in w.rooms]
-    right = {"zero_order": 0, "first_order": 0}
-    counted = {"zero_order": 0, "first_order": 0}
-    for pos, snaps in samples:
-        for a, snap in snaps.items():
-            for order, chain in (("zero_order", (a,)), ("first_order", tuple(snap)[1] if len(snap) > 1 else None)):
-                if chain is None or (order == "first_order" and not first_order):
-                    continue
-                held = snap.get(chain, {})
-                for f in fluents:
-                    truth = gt.value(chain, f, at=pos) if gt.known(chain, f, at=pos) else None
-                    mine = held.get(f)
-                    if truth is None and mine is None:
-                        continue
-                    counted[order] += 1
-                    right[order] += truth == mine
-    return {k: (right[k] / counted[k] if counted[k] else None) for k in right}
-
-
 def _job(args):
-    ep, kind, planner = args
-    return run_episode(ep, kind, planner)
+    config, seed = args
+    return play_episode(config, seed)
 
 
-def bench(episodes=None, agents=AGENT_TYPES, planner: str | None = None, workers: int | None = None,
-          progress=None, llm=None) -> dict:
-    """``llm`` (LLM mode for ``cobel``) runs every episode in this process: one client, one usage account."""
-    from belief.envs.transport_world import EPISODES
-
-    episodes = list(range(len(EPISODES))) if episodes is None else list(episodes)
-    jobs = [(ep, kind, planner) for kind in agents for ep in episodes]
+def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, workers: int | None = None,
+          progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None) -> dict:
+    """Every agent type on the same worlds: the fixed ``episodes`` (indices; default all 24) or, with
+    ``worlds``, that many generated worlds from ``seed``. ``llm`` (LLM mode for ``cobel``) runs every
+    episode in this process: one client, one usage account. ``progress(row)`` is called per episode."""
+    if worlds is not None:
+        seeds, kind_of_world = tw.bench_world_seeds(worlds, seed), "generated"
+    else:
+        seeds = list(range(len(tw.EPISODES))) if episodes is None else list(episodes)
+        kind_of_world = "fixed"
+    jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps}, s)
+            for s in seeds for kind in agents]
     workers = 1 if llm is not None else (workers or min(2, os.cpu_count() or 1))
     results = []
     if workers <= 1:
-        for j in jobs:
-            results.append(run_episode(*j, llm=llm) if llm is not None else _job(j))
+        for config, s in jobs:
+            if llm is not None:
+                world = s if kind_of_world == "fixed" else ("gen", s)
+                results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps))
+            else:
+                results.append(play_episode(config, s))
             if progress:
                 progress(results[-1])
     else:
@@ -148,7 +204,8 @@ def bench(episodes=None, agents=AGENT_TYPES, planner: str | None = None, workers
                 results.append(r)
                 if progress:
                     progress(r)
-    summary = summarise(results, len(episodes))
+    summary = summarise(results, len(seeds))
+    summary["worlds"] = kind_of_world
     if llm is not None:
         summary["llm"] = llm.report()
     return summary
@@ -159,71 +216,111 @@ def _mean(xs):
     return sum(xs) / len(xs) if xs else None
 
 
-def summarise(results: list, n_episodes: int) -> dict:
+def _pooled(rs, key, count):
+    num = sum(r[key] * r[count] for r in rs if r[key] is not None)
+    den = sum(r[count] for r in rs if r[key] is not None)
+    return num / den if den else None
+
+
+def _interval(values) -> dict:
+    m, (lo, hi) = mean_ci95(values)
+    return {"mean": m, "ci95": [lo, hi]}
+
+
+def summarise(results: list, n_worlds: int) -> dict:
     by_agent = {}
-    for kind in dict.fromkeys(r["agent"] for r in results):
+    kinds = list(dict.fromkeys(r["agent"] for r in results))
+    for kind in kinds:
         rs = [r for r in results if r["agent"] == kind]
+        rate = _interval([r["transport_rate"] for r in rs])
+        by_cat: dict = {}
+        for r in rs:
+            for cat in (r["family"], r["capacity"]):
+                by_cat.setdefault(cat, []).append(r["transport_rate"])
         by_agent[kind] = {
-            "transport_rate": _mean([r["transport_rate"] for r in rs]),
+            "transport_rate": rate["mean"], "ci95": rate["ci95"],
+            "by_category": {c: _interval(v) for c, v in sorted(by_cat.items())},
             "message_tokens": _mean([r["message_tokens"] for r in rs]),
+            "comm_frames": _mean([r["comm_frames"] for r in rs]),
             "messages": _mean([r["messages"] for r in rs]),
             "frames": _mean([r["frames"] for r in rs]),
-            "belief_accuracy": {k: _mean([r["belief_accuracy"][k] for r in rs]) for k in ("zero_order", "first_order")},
+            "prediction_accuracy": _pooled(rs, "prediction_accuracy", "predictions"),
+            "belief_accuracy_world": _mean([r["belief_accuracy_world"] for r in rs]),
+            "belief_accuracy_partner": _mean([r["belief_accuracy_partner"] for r in rs]),
+            "miscoordination": _mean([r["miscoordination"] for r in rs]),
+            "duplicate_searches": _mean([r["duplicate_searches"] for r in rs]),
+            "futile_trips": _mean([r["futile_trips"] for r in rs]),
+            "detections": _mean([r["detections"] for r in rs]),
+            "yields": _mean([r["yields"] for r in rs]),
+            "avoided_duplicates": _mean([r["avoided_duplicates"] for r in rs]),
             "planner": {k: sum(r["planner"].get(k, 0) for r in rs) for k in
                         ("calls", "cache_hits", "fallbacks", "engine_used", "greedy_cheaper", "seconds")},
         }
-    out = {"episodes": n_episodes, "by_agent": by_agent}
-    if "cobel" in by_agent and "always" in by_agent and by_agent["always"]["message_tokens"]:
-        out["cobel_token_reduction_vs_always"] = 1 - by_agent["cobel"]["message_tokens"] / by_agent["always"]["message_tokens"]
+    out = {"episodes": n_worlds, "by_agent": by_agent}
+    if "cobel" in by_agent and len(kinds) > 1:
+        out["diff_vs"] = {k: _paired(results, "cobel", k) for k in kinds if k != "cobel"}
+        coela = by_agent.get("coela")
+        if coela and coela["message_tokens"]:
+            out["token_reduction_vs_coela"] = 1 - by_agent["cobel"]["message_tokens"] / coela["message_tokens"]
     out["results"] = results
     return out
 
 
+def _paired(results: list, a: str, b: str) -> dict:
+    """``a - b`` per world (transport rate, message tokens) with 95% intervals and the supported ordering."""
+    ra = {r["world"]: r for r in results if r["agent"] == a}
+    rb = {r["world"]: r for r in results if r["agent"] == b}
+    common = [w for w in ra if w in rb]
+    out = {"worlds": len(common)}
+    if len(common) < 2:
+        return out
+    for key in ("transport_rate", "message_tokens"):
+        xa, xb = [ra[w][key] for w in common], [rb[w][key] for w in common]
+        m, (lo, hi) = paired_diff_ci95(xa, xb)
+        out[key] = {"mean": m, "ci95": [lo, hi], "ordering": ordering(xa, xb)}
+    return out
+
+
 def plot(summary: dict, path: str) -> None:
-    """Transport rate against message tokens per agent type (matplotlib, Agg backend)."""
+    """Transport rate (with its 95% interval) against message tokens per agent type (matplotlib, Agg)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=120)
-    colours = {"cobel": "tab:green", "always": "tab:red", "silent": "tab:blue", "rule": "tab:gray",
-               "single": "tab:purple"}
-    placed: list = []  # (x, label y) of labels already drawn, to keep close labels apart
+    fig, ax = plt.subplots(figsize=(7.2, 4.8), dpi=120)
     for kind, v in sorted(summary["by_agent"].items(), key=lambda kv: -kv[1]["transport_rate"]):
         x, y = v["message_tokens"], v["transport_rate"]
-        ax.scatter([x], [y], s=90, color=colours.get(kind, "black"), zorder=3, label=kind)
-        ly = y
-        for px, py in placed:
-            if abs(px - x) <= max(5.0, 0.5 * max(px, x)) and abs(py - ly) < 0.045:
-                ly = py - 0.045
-        placed.append((x, ly))
-        label = f"{kind}: {y:.0%}" + (f", {x:.0f} tokens" if x else "")
-        ax.annotate(label, (x, ly), textcoords="offset points", xytext=(9, 0),
-                    fontsize=9, va="center")
+        lo, hi = v["ci95"]
+        ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt="o", capsize=3, label=kind, zorder=3)
+        ax.annotate(f"{kind}: {y:.0%}", (x, y), textcoords="offset points", xytext=(7, 0), fontsize=8,
+                    va="center")
     ax.set_xscale("symlog", linthresh=10)
     ax.set_xlim(-2, max(v["message_tokens"] for v in summary["by_agent"].values()) * 4 + 200)
     ax.set_xlabel("message tokens per episode (mean, symlog scale)")
-    ax.set_ylabel("transport rate (mean)")
-    ax.set_title(f"transport_v0: {summary['episodes']} episodes")
+    ax.set_ylabel("transport rate (mean, 95% interval)")
+    ax.set_title(f"transport_v0: {summary['episodes']} {summary.get('worlds', 'fixed')} worlds")
     ax.set_ylim(0, 1.05)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower left", fontsize=8, frameon=False)
+    ax.legend(loc="lower left", fontsize=7, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
 
 
+JSON_KEYS = ("transport_rate", "ci95", "message_tokens", "comm_frames", "prediction_accuracy",
+             "belief_accuracy_world", "belief_accuracy_partner", "messages", "frames", "miscoordination",
+             "detections", "yields", "avoided_duplicates", "by_category")
+
+
 def to_json_line(summary: dict) -> str:
-    slim = {"episodes": summary["episodes"], "by_agent": {
-        k: {"transport_rate": v["transport_rate"], "message_tokens": v["message_tokens"], "frames": v["frames"],
-            "messages": v["messages"], "belief_accuracy": v["belief_accuracy"]}
-        for k, v in summary["by_agent"].items()}}
-    if "cobel_token_reduction_vs_always" in summary:
-        slim["cobel_token_reduction_vs_always"] = summary["cobel_token_reduction_vs_always"]
-    if "llm" in summary:  # only in LLM mode
-        slim["llm"] = summary["llm"]
+    slim = {"episodes": summary["episodes"], "worlds": summary.get("worlds", "fixed"),
+            "by_agent": {k: {key: v[key] for key in JSON_KEYS} for k, v in summary["by_agent"].items()}}
+    for key in ("diff_vs", "token_reduction_vs_coela", "llm"):
+        if key in summary:
+            slim[key] = summary[key]
     return json.dumps(slim, sort_keys=False)
 
 
-__all__ = ["AGENT_TYPES", "belief_accuracy", "bench", "plot", "run_episode", "summarise", "to_json_line"]
+__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "plot", "run_episode", "summarise",
+           "to_json_line"]

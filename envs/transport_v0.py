@@ -1,39 +1,51 @@
 """``transport_v0``: a text TDW-MAT transport task as a PettingZoo *parallel* environment.
 
-The world, its rules and the frame cost model are documented in :mod:`belief.envs.transport_world`;
-message cost uses :func:`belief.envs.transport_tokens.count_tokens`.
+The world, its rules and the frame cost model (with the source of every cost) are documented in
+:mod:`belief.envs.transport_world`; message tokens are counted by
+:func:`belief.envs.transport_tokens.count_tokens` and reported apart from the frames a message takes.
 
 Time is event driven, as in TDW-MAT: an agent is *idle* or *busy* with an action that takes frames.
 Each ``step`` starts the action of every idle agent (a busy agent's action mask allows only ``wait``,
 and whatever it sends is ignored), then advances the shared frame clock to the next moment an action
-completes and applies the completed actions' effects (so an object the partner took in the meantime
-makes a grasp fail, with feedback). Messages are delivered at the start of the next ``step``: a
-message sent at step ``t`` is in the recipient's observation returned by step ``t + 1``.
+completes and applies the completed actions' effects (so an object a teammate took in the meantime
+makes a grasp fail, with feedback). Messages are delivered at the start of the next ``step`` to every
+teammate: a message sent at step ``t`` is in the recipients' observations returned by step ``t + 1``.
 
-Observability (the same sets go to the agents and to the global trace, so the checker's exact ToM
-truth is what the agents could know):
+Perception is per agent (what each agent saw itself, or was told):
 
-* entering a room: the agent sees who is there, what they hold (and held containers' contents), the
-  room's exploration state, the objects already revealed in it and the contents of revealed
-  containers; everyone present sees the agent arrive, everyone left behind sees it go;
-* exploring, grasping, putting, transporting: seen by every agent in the room;
-* the partner is seen only when in the same room; messages reach the partner wherever it is.
+* an agent sees an object in its room when its *own* search of the room reached the object's hidden
+  level, or when it already knows of the object (saw it before, or a message said where it is); what a
+  teammate's search revealed is not seen for free;
+* entering a room: the agent sees who is there and what they hold (held containers' contents too), the
+  objects it can see there, and the bed in the bedroom; everyone present sees it arrive (and the agents
+  left behind see it go);
+* exploring: everyone present sees the agent search (event ``("searched", agent, room, level)``, and the
+  team level of the room when it rises);
+  only the searcher sees what the search reveals; grasping, putting and transporting are seen by
+  everyone present;
+* teammates are seen only in the same room; messages reach them wherever they are.
+
+The global trace (``env.trace``, :class:`belief.trace.Trace`) states exactly these observations in the
+checker's vocabulary: ``set`` (the initial state, seen by nobody), ``enter`` (where agents are: the
+checker's enter observes only agents' locations here, since objects are never room fluents),
+``observe`` (one event per group of agents that see the same objects), ``action`` with effects and
+``visible_to`` (explore, grasp, put, transport), ``tell`` (a message's world facts; chatter without facts
+is an ``action`` named ``message``).
 
 Spaces (per agent)::
 
-    Dict(observation: Box(0, 1, (8,), float32)   # frame/budget, room index/8, explored/2, hands used/2,
-                                                   # on bed/10, partner here, busy, idle
-         action_mask: Box(0, 1, (77,), int8),
+    Dict(observation: Box(0, 1, (8,), float32)   # frame/budget, room index/12, own search level/2,
+                                                   # hands used/2, on bed/targets, teammate here, busy, idle
+         action_mask: Box(0, 1, (N_ACTIONS,), int8),
          text: Text(0..8192, printable))
-    Discrete(77): a fixed slot layout (``action_names`` in infos), unused slots masked:
-    wait | send message | go to room 0..7 | explore | grasp target 0..9, container 0..4 |
-    put target i into container k (10 x 5) | transport to bed
+    Discrete(N_ACTIONS = 190): a fixed slot layout (``action_names`` in infos), unused slots masked:
+    wait | send message | go to room 0..11 | explore | grasp target 0..23, container 0..5 |
+    put target i into container k (24 x 6) | transport to bed
 
 An action is the slot index; ``send message`` takes its text as ``(index, text)`` or
 ``{"action": index, "message": text}`` (a bare index sends an empty message). ``infos[agent]`` holds
-``view`` (the observation as a dict for programmatic agents), ``action_mask`` and ``action_names``.
-``env.trace`` is the global :class:`belief.trace.Trace` (events of kind set/enter/observe/action/tell);
-``env.metrics()`` the episode figures.
+``view`` (the observation as a dict for programmatic agents; ``messages`` are ``(sender, text, frame
+sent)``), ``action_mask`` and ``action_names``. ``env.metrics()`` gives the episode figures.
 """
 
 from __future__ import annotations
@@ -52,10 +64,11 @@ from belief.formula import Atom
 from belief.grammar import parse_fact
 from belief.trace import Action, Content, Effect, Enter, Observe, Set, Tell, Trace
 
-AGENT_NAMES = ("alice", "bob")
+AGENT_NAMES = tw.AGENT_NAMES
 TEXT_MAX = 8192
+MESSAGE_MAX = 4000
 OBS_LEN = 8
-N_TARGET_SLOTS = tw.N_TARGETS
+N_TARGET_SLOTS = tw.MAX_TARGETS
 N_CONTAINER_SLOTS = tw.MAX_CONTAINERS
 A_WAIT = 0
 A_SEND = 1
@@ -67,10 +80,6 @@ A_TRANSPORT = A_PUT + N_TARGET_SLOTS * N_CONTAINER_SLOTS
 N_ACTIONS = A_TRANSPORT + 1
 
 
-def _printable(s: str, limit: int = TEXT_MAX) -> str:
-    return printable(s, limit)
-
-
 def env(**kwargs):
     return raw_env(**kwargs)
 
@@ -80,25 +89,40 @@ def parallel_env(**kwargs):
 
 
 class raw_env(ParallelEnv):
+    """``episode``: a fixed episode index (0-23); ``world_seed``: a generated world
+    (:func:`belief.envs.transport_world.generated_spec`, which also sets the number of agents); otherwise
+    ``seed``/``family``/``capacity`` pick a world of the fixed episodes' generator. ``n_agents`` (1-4)
+    overrides the number of agents."""
+
     metadata = {"name": "transport_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     def __init__(self, episode: int | None = None, seed: int | None = None, family: str = "food",
-                 capacity: str = "high", n_agents: int = 2, budget: int = tw.BUDGET, max_steps: int = 5000,
-                 render_mode: str | None = None, record_trace: bool = True):
-        if not 1 <= n_agents <= len(AGENT_NAMES):
-            raise ValueError(f"n_agents must be 1 or 2, got {n_agents}")
-        self.possible_agents = list(AGENT_NAMES[:n_agents])
-        self.agents = list(self.possible_agents)
+                 capacity: str = "high", n_agents: int | None = None, budget: int = tw.BUDGET,
+                 max_steps: int = 5000, render_mode: str | None = None, record_trace: bool = True,
+                 world_seed: int | None = None):
+        if n_agents is not None and not 1 <= n_agents <= len(AGENT_NAMES):
+            raise ValueError(f"n_agents must be 1-{len(AGENT_NAMES)}, got {n_agents}")
         self.episode = episode
+        self.world_seed = world_seed
         self._seed = seed
         self.family = family
         self.capacity = capacity
+        self.n_agents = n_agents
+        self.possible_agents = list(AGENT_NAMES[:self._agent_count(episode, world_seed)])
+        self.agents = list(self.possible_agents)
         self.budget = budget
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.record_trace = record_trace
         self.world: tw.World | None = None
         self.trace = Trace()
+
+    def _agent_count(self, episode, world_seed) -> int:
+        if self.n_agents is not None:
+            return self.n_agents
+        if episode is None and world_seed is not None:
+            return tw.generated_spec(int(world_seed)).n_agents
+        return 2
 
     # --- spaces --------------------------------------------------------------------------------
     @functools.lru_cache(maxsize=None)
@@ -110,33 +134,49 @@ class raw_env(ParallelEnv):
         return spaces.Discrete(N_ACTIONS)
 
     # --- reset ---------------------------------------------------------------------------------
-    def reset(self, seed=None, options=None):
-        options = dict(options or {})
+    def _make_world(self, seed, options):
         episode = options.get("episode", self.episode)
+        world_seed = options.get("world_seed", self.world_seed if episode is None else None)
         if episode is not None:
             spec = tw.EPISODES[int(episode)]
-            self.world = tw.episode_world(spec, AGENT_NAMES)
             meta = {"episode": spec.index, "name": spec.name}
+        elif world_seed is not None:
+            spec = tw.generated_spec(int(world_seed))
+            meta = {"world_seed": spec.seed, "name": spec.name}
         else:
             s = seed if seed is not None else (self._seed if self._seed is not None else 0)
-            fam = options.get("family", self.family)
-            cap = options.get("capacity", self.capacity)
-            self.world = tw.generate(int(s), fam, cap, AGENT_NAMES)
-            meta = {"seed": int(s)}
-        w = self.world
-        meta.update(env="transport_v0", family=w.family, capacity=w.capacity, agents=self.possible_agents)
+            world = tw.generate(int(s), options.get("family", self.family), options.get("capacity", self.capacity),
+                                AGENT_NAMES)
+            return world, {"seed": int(s), "name": f"{world.family}-{world.capacity}-seed{int(s)}"}, 2
+        return spec.world() if self.n_agents is None else _with_agents(spec, self.n_agents), meta, \
+            getattr(spec, "n_agents", 2)
+
+    def reset(self, seed=None, options=None):
+        options = dict(options or {})
+        w, meta, default_n = self._make_world(seed, options)
+        self.world = w
+        n = self.n_agents or default_n
+        self.possible_agents = list(AGENT_NAMES[:n])
+        for a in self.possible_agents:
+            w.start.setdefault(a, w.rooms[0])
+            w.searched.setdefault(a, {})
+        meta.update(env="transport_v0", family=w.family, capacity=w.capacity, agents=self.possible_agents,
+                    targets=len(w.targets), rooms=len(w.rooms))
         self.agents = list(self.possible_agents)
         self.now = 0
         self.steps = 0
         self.busy_until = {a: 0 for a in self.agents}
         self.pending: dict = {}
-        self.outbox: list = []  # (sender, recipients, text) delivered next step
+        self.outbox: list = []  # (sender, recipients, text, frame) delivered next step
         self.held = {a: [] for a in self.agents}
         self.room = {a: w.start[a] for a in self.agents}
+        self.known = {a: set() for a in self.agents}  # objects each agent saw or was told of
         self.messages_sent = {a: 0 for a in self.agents}
-        self._bed_seen = {a: 0 for a in self.agents}  # targets on the bed when each agent last saw the bed
         self.message_tokens = {a: 0 for a in self.agents}
+        self.comm_frames = {a: 0 for a in self.agents}
         self.frames_used = {a: 0 for a in self.agents}
+        self.log: list = []  # (frame, agent, what, subject, detail): work done, for coordination metrics
+        self._bed_seen = {a: 0 for a in self.agents}  # targets on the bed when each agent last saw the bed
         self._events = {a: [] for a in self.agents}
         self._feedback = {a: None for a in self.agents}
         self._inbox = {a: [] for a in self.agents}
@@ -156,8 +196,8 @@ class raw_env(ParallelEnv):
         for r, group in by_room.items():
             self._log(Enter(agents=tuple(group), room=r))
             for a in group:
-                for b in self.agents:
-                    if b != a and self.room[b] == r:
+                for b in group:
+                    if b != a:
                         self._events[a].append(("entered", b, r))
             self._observe_room(r, group)
         obs = {a: self._obs(a) for a in self.agents}
@@ -191,7 +231,7 @@ class raw_env(ParallelEnv):
         except ValueError:
             raise ValueError(f"no action {name!r} in this episode") from None
 
-    # --- trace and observation helpers -----------------------------------------------------------
+    # --- trace and perception --------------------------------------------------------------------
     def _log(self, event):
         if self.record_trace:
             self.trace.append(event)
@@ -199,62 +239,66 @@ class raw_env(ParallelEnv):
     def present(self, room: str) -> tuple:
         return tuple(a for a in self.agents if self.room[a] == room)
 
-    def _revealed(self, obj: str) -> bool:
+    def sees_in_room(self, agent: str, obj: str) -> bool:
+        """Does ``agent`` see ``obj`` lying (loose) in its room? Its own search, or it knows of the object."""
         w = self.world
-        r = w.location[obj]
-        return r in w.room_type and w.hidden[obj] <= w.explored[r]
+        room = self.room[agent]
+        if w.location[obj] != room or obj in w.lost:
+            return False
+        return obj in self.known[agent] or w.hidden[obj] <= w.own_level(agent, room)
 
-    def visible_in(self, room: str) -> list:
-        """Objects whose location an agent in ``room`` sees (revealed, in revealed containers, held by
-        agents present, on the bed when ``room`` is the bedroom)."""
+    def visible_to(self, agent: str) -> list:
+        """Objects whose location ``agent`` sees now: lying in its room (see :meth:`sees_in_room`), inside a
+        container it sees or that an agent present holds, held by agents present, on the bed (bedroom)."""
         w = self.world
+        room = self.room[agent]
+        here = set(self.present(room))
         out = []
         for o in (*w.targets, *w.containers):
             loc = w.location[o]
             if loc == room:
-                if self._revealed(o):
+                if self.sees_in_room(agent, o):
                     out.append(o)
-            elif loc in self.room and self.room[loc] == room:
-                out.append(o)
-            elif loc == tw.BED and room == w.bedroom:
+            elif loc in here or (loc == tw.BED and room == w.bedroom):
                 out.append(o)
             elif loc in w.location and loc not in w.lost:  # inside a container
-                c = loc
-                cl = w.location[c]
-                if (cl == room and self._revealed(c)) or (cl in self.room and self.room[cl] == room):
+                cl = w.location[loc]
+                if cl in here or (cl == room and self.sees_in_room(agent, loc)):
                     out.append(o)
         return out
 
-    def _see(self, agents, fluents):
-        """``agents`` jointly observe the current value of ``fluents`` (predicate, subject)."""
-        if not agents or not fluents:
-            return
+    def _see(self, fluents_by_agent: dict):
+        """Each agent observes the current value of its fluents; one ``observe`` per group seeing the same."""
         w = self.world
-        vals = []
-        for pred, subj in fluents:
-            v = w.location[subj] if pred == "in" else tw.EXPLORE_STATES[w.explored[subj]]
-            vals.append((pred, subj, v))
-        self._log(Observe(agents=tuple(agents), fluents=tuple((p, s) for p, s, _ in vals)))
-        for a in agents:
-            for p, s, v in vals:
-                self._events[a].append(("saw", p, s, v, tuple(agents)))
+        groups: dict = {}
+        for a, fluents in fluents_by_agent.items():
+            for f in fluents:
+                groups.setdefault(f, []).append(a)
+        by_group: dict = {}
+        for f, agents in groups.items():
+            by_group.setdefault(tuple(agents), []).append(f)
+        for agents, fluents in by_group.items():
+            self._log(Observe(agents=agents, fluents=tuple(fluents)))
+            for pred, subj in fluents:
+                v = w.location[subj] if pred == "in" else tw.EXPLORE_STATES[w.explored[subj]]
+                for a in agents:
+                    self._events[a].append(("saw", pred, subj, v, agents))
+                    if pred == "in":
+                        self.known[a].add(subj)
 
     def _observe_room(self, room: str, agents):
-        present = self.present(room)
-        fl = [("explored", room)] + [("in", o) for o in self.visible_in(room)]
-        self._see(present, fl)
+        self._see({a: [("in", o) for o in self.visible_to(a)] for a in agents})
 
     def _effects(self, actor: str, name: str, effects: list, params: dict):
         """Apply effects ``[(pred, subject, value)]`` to the world, visible to everyone in the room."""
         w = self.world
-        room = self.room[actor]
-        present = self.present(room)
+        present = self.present(self.room[actor])
         for pred, subj, v in effects:
             if pred == "in":
                 w.location[subj] = v
             else:
                 w.explored[subj] = tw.EXPLORE_STATES.index(v)
-        self._log(Action(name=name, params={"actor": actor, "room": room, **params},
+        self._log(Action(name=name, params={"actor": actor, "room": self.room[actor], **params},
                          effects=tuple(Effect(predicate=p, subject=(s,), value=v) for p, s, v in effects),
                          visible_to=present))
         for a in present:
@@ -281,10 +325,10 @@ class raw_env(ParallelEnv):
         held = self.held[agent]
         if len(held) < tw.HANDS:
             for i, o in enumerate(self.target_slots):
-                if w.location[o] == room and self._revealed(o):
+                if self.sees_in_room(agent, o):
                     m[A_GRASP + i] = 1
             for k, c in enumerate(self.container_slots):
-                if w.location[c] == room and self._revealed(c) and c not in w.lost:
+                if self.sees_in_room(agent, c):
                     m[A_GRASP + N_TARGET_SLOTS + k] = 1
         for i, o in enumerate(self.target_slots):
             if o in held:
@@ -312,11 +356,11 @@ class raw_env(ParallelEnv):
     def cost(self, agent, idx: int, text: str = "") -> int:
         w = self.world
         if idx == A_SEND:
-            return tw.MESSAGE_BASE + count_tokens(text) // tw.MESSAGE_TOKENS_PER_FRAME
+            return tw.message_frames(text)
         if A_GO <= idx < A_EXPLORE:
             return w.go_cost(self.room[agent], self.rooms[idx - A_GO])
         if idx == A_EXPLORE:
-            return tw.EXPLORE if w.explored[self.room[agent]] < 2 else tw.EXPLORE_DONE
+            return tw.EXPLORE if w.own_level(agent, self.room[agent]) < 2 else tw.EXPLORE_DONE
         if A_GRASP <= idx < A_PUT:
             return tw.GRASP
         if A_PUT <= idx < A_TRANSPORT:
@@ -325,15 +369,10 @@ class raw_env(ParallelEnv):
             return tw.TRANSPORT
         return tw.WAIT
 
-    def step(self, actions):
-        if not self.agents:
-            return {}, {}, {}, {}, {}
-        self.steps += 1
-        w = self.world
-        before = len(w.on_bed())
-        # 1. deliver last step's messages
+    def _deliver(self):
+        """Last step's messages reach every teammate; their world facts make the objects known."""
         outbox, self.outbox = self.outbox, []
-        for sender, recipients, text in outbox:
+        for sender, recipients, text, frame in outbox:
             facts = self.parse_facts(text)
             if facts:
                 self._log(Tell(sender=sender, recipients=recipients,
@@ -343,9 +382,17 @@ class raw_env(ParallelEnv):
                                  visible_to=(sender, *recipients)))
             for r in recipients:
                 if r in self._inbox:
-                    self._inbox[r].append((sender, text))
-        # 2. start the actions of idle agents
-        for a in self.agents:
+                    self._inbox[r].append((sender, text, frame))
+                    self.known[r].update(s for p, s, v in facts if p == "in")
+
+    def step(self, actions):
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        self.steps += 1
+        w = self.world
+        before = len(w.on_bed())
+        self._deliver()
+        for a in self.agents:  # start the actions of idle agents
             if not self.idle(a):
                 continue
             idx, text = self._parse_action(actions.get(a, A_WAIT))
@@ -354,20 +401,20 @@ class raw_env(ParallelEnv):
                 name = self.action_names[idx] if 0 <= idx < N_ACTIONS and self.action_names[idx] else str(idx)
                 self._feedback[a] = f"invalid action {name!r}: not available now; waited"
                 idx, text = A_WAIT, ""
+            if idx == A_SEND:
+                text = printable(text, MESSAGE_MAX)
             c = self.cost(a, idx, text)
             self.busy_until[a] = self.now + c
             self.frames_used[a] += c
             self.pending[a] = (idx, text)
             if idx == A_SEND:
-                text = _printable(text, 4000)
+                tokens = count_tokens(text)
                 self.messages_sent[a] += 1
-                self.message_tokens[a] += count_tokens(text)
-                recipients = tuple(b for b in self.agents if b != a)
-                self.outbox.append((a, recipients, text))
-                self._log(Action(name="send", params={"actor": a, "tokens": count_tokens(text)},
-                                 visible_to=(a,)))
-        # 3. advance the clock to the next completion and apply it
-        nxt = min(self.busy_until[a] for a in self.agents)
+                self.message_tokens[a] += tokens
+                self.comm_frames[a] += c
+                self.outbox.append((a, tuple(b for b in self.agents if b != a), text, self.now))
+                self._log(Action(name="send", params={"actor": a, "tokens": tokens, "frames": c}, visible_to=(a,)))
+        nxt = min(self.busy_until[a] for a in self.agents)  # advance to the next completion
         truncated_by_budget = nxt > self.budget
         if truncated_by_budget:
             self.now = self.budget
@@ -377,7 +424,6 @@ class raw_env(ParallelEnv):
                 if self.busy_until[a] == self.now and a in self.pending:
                     idx, text = self.pending.pop(a)
                     self._complete(a, idx, text)
-        # 4. outcome
         delivered = len(w.on_bed())
         reward = float(delivered - before)
         done = delivered == len(w.targets)
@@ -398,72 +444,94 @@ class raw_env(ParallelEnv):
         return obs, rewards, terms, truncs, infos
 
     def _complete(self, a: str, idx: int, text: str):
-        w = self.world
-        room = self.room[a]
         name = self.action_names[idx]
-        fb = f"{name}: done"
         if idx == A_WAIT:
             return  # keeps an 'invalid action' feedback given when the step started
         if idx == A_SEND:
             fb = "message sent"
         elif A_GO <= idx < A_EXPLORE:
-            dest = self.rooms[idx - A_GO]
-            left_behind = tuple(b for b in self.present(room) if b != a)
-            self.room[a] = dest
-            self._log(Enter(agents=(a,), room=dest))
-            for b in left_behind:
-                self._events[b].append(("left", a, room))
-            for b in self.present(dest):
-                if b != a:
-                    self._events[b].append(("entered", a, dest))
-                    self._events[a].append(("entered", b, dest))
-            self._observe_room(dest, self.present(dest))
-            fb = f"arrived in {dest}"
+            fb = self._go(a, self.rooms[idx - A_GO])
         elif idx == A_EXPLORE:
-            lvl = w.explored[room]
-            if lvl >= 2:
-                fb = f"explore: {room} was already fully explored"
-            else:
-                lvl += 1
-                self._effects(a, "explore", [("explored", room, tw.EXPLORE_STATES[lvl])], {})
-                new = [o for o in (*w.targets, *w.containers) if w.location[o] == room and w.hidden[o] == lvl]
-                new += [o for o in w.targets if w.location[o] in new]
-                self._see(self.present(room), [("in", o) for o in new])
-                fb = f"explored {room}: now {tw.EXPLORE_STATES[lvl]}"
+            fb = self._explore(a)
         elif A_GRASP <= idx < A_PUT:
             j = idx - A_GRASP
-            o = self.target_slots[j] if j < N_TARGET_SLOTS else self.container_slots[j - N_TARGET_SLOTS]
-            if w.location[o] != room or not self._revealed(o) or o in w.lost:
-                fb = f"grasp {o}: failed, it is no longer in {room}"
-            elif len(self.held[a]) >= tw.HANDS:
-                fb = f"grasp {o}: failed, both hands are full"
-            else:
-                self.held[a].append(o)
-                self._effects(a, "grasp", [("in", o, a)], {"object": o})
+            fb = self._grasp(a, self.target_slots[j] if j < N_TARGET_SLOTS else self.container_slots[j - N_TARGET_SLOTS])
         elif A_PUT <= idx < A_TRANSPORT:
             j = idx - A_PUT
-            o = self.target_slots[j // N_CONTAINER_SLOTS]
-            c = self.container_slots[j % N_CONTAINER_SLOTS]
-            if o not in self.held[a] or c not in self.held[a] or len(w.contents(c)) >= tw.CONTAINER_SLOTS:
-                fb = f"put {o} into {c}: failed"
-            else:
-                self.held[a].remove(o)
-                self._effects(a, "put", [("in", o, c)], {"object": o, "container": c})
-        elif idx == A_TRANSPORT:
-            if room != w.bedroom or not self.held[a]:
-                fb = "transport to bed: failed, not in the bedroom or holding nothing"
-            else:
-                eff = []
-                for o in list(self.held[a]):
-                    if o in w.containers:
-                        eff += [("in", t, tw.BED) for t in w.contents(o)]
-                        w.lost.add(o)
-                    eff.append(("in", o, tw.BED))
-                self.held[a] = []
-                self._effects(a, "transport", eff, {})
-                n = sum(1 for p, s, v in eff if s in w.targets)
-                fb = f"transported {n} target(s) to the bed"
-        self._feedback[a] = fb
+            fb = self._put(a, self.target_slots[j // N_CONTAINER_SLOTS], self.container_slots[j % N_CONTAINER_SLOTS])
+        else:
+            fb = self._transport(a)
+        self._feedback[a] = fb or f"{name}: done"
+
+    def _go(self, a: str, dest: str) -> str:
+        room = self.room[a]
+        left_behind = tuple(b for b in self.present(room) if b != a)
+        self.room[a] = dest
+        self._log(Enter(agents=(a,), room=dest))
+        for b in left_behind:
+            self._events[b].append(("left", a, room))
+        for b in self.present(dest):
+            if b != a:
+                self._events[b].append(("entered", a, dest))
+                self._events[a].append(("entered", b, dest))
+        self._observe_room(dest, self.present(dest))
+        return f"arrived in {dest}"
+
+    def _explore(self, a: str) -> str:
+        w = self.world
+        room = self.room[a]
+        own = w.own_level(a, room)
+        if own >= 2:
+            return f"explore: you already searched {room} fully"
+        team = w.explored[room]
+        lvl = w.search(a, room)
+        self.log.append((self.now, a, "explore", room, (lvl, team)))
+        for b in self.present(room):
+            if b != a:
+                self._events[b].append(("searched", a, room, tw.EXPLORE_STATES[lvl]))
+        if w.explored[room] > team:  # the team level rises: a world change everyone present sees
+            self._effects(a, "explore", [("explored", room, tw.EXPLORE_STATES[lvl])], {"level": lvl})
+        else:
+            self._log(Action(name="explore", params={"actor": a, "room": room, "level": lvl},
+                             visible_to=self.present(room)))
+        new = [o for o in (*w.targets, *w.containers) if w.location[o] == room and w.hidden[o] == lvl
+               and o not in w.lost]
+        new += [o for o in w.targets if w.location[o] in new]
+        self._see({a: [("in", o) for o in new]})
+        return f"searched {room}: your search is now {tw.EXPLORE_STATES[lvl]}"
+
+    def _grasp(self, a: str, o: str) -> str | None:
+        if not self.sees_in_room(a, o):
+            return f"grasp {o}: failed, it is no longer in {self.room[a]}"
+        if len(self.held[a]) >= tw.HANDS:
+            return f"grasp {o}: failed, both hands are full"
+        self.held[a].append(o)
+        self.log.append((self.now, a, "grasp", o, self.room[a]))
+        self._effects(a, "grasp", [("in", o, a)], {"object": o})
+        return None
+
+    def _put(self, a: str, o: str, c: str) -> str | None:
+        if o not in self.held[a] or c not in self.held[a] or len(self.world.contents(c)) >= tw.CONTAINER_SLOTS:
+            return f"put {o} into {c}: failed"
+        self.held[a].remove(o)
+        self._effects(a, "put", [("in", o, c)], {"object": o, "container": c})
+        return None
+
+    def _transport(self, a: str) -> str:
+        w = self.world
+        if self.room[a] != w.bedroom or not self.held[a]:
+            return "transport to bed: failed, not in the bedroom or holding nothing"
+        eff = []
+        for o in list(self.held[a]):
+            if o in w.containers:
+                eff += [("in", t, tw.BED) for t in w.contents(o)]
+                w.lost.add(o)
+            eff.append(("in", o, tw.BED))
+        self.held[a] = []
+        self._effects(a, "transport", eff, {})
+        n = sum(1 for p, s, v in eff if s in w.targets)
+        self.log.append((self.now, a, "transport", None, n))
+        return f"transported {n} target(s) to the bed"
 
     # --- messages ------------------------------------------------------------------------------
     def parse_facts(self, text: str) -> list:
@@ -478,10 +546,10 @@ class raw_env(ParallelEnv):
         held = list(self.held[a])
         return {
             "agent": a, "frame": self.now, "budget": self.budget, "room": room, "idle": self.idle(a),
-            "explored": tw.EXPLORE_STATES[w.explored[room]],
+            "explored": tw.EXPLORE_STATES[w.own_level(a, room)],
             "holding": held, "contents": {c: w.contents(c) for c in held if c in w.containers},
             "present": [b for b in self.present(room) if b != a],
-            "visible": {o: w.location[o] for o in self.visible_in(room)},
+            "visible": {o: w.location[o] for o in self.visible_to(a)},
             "events": list(self._events[a]),
             "messages": list(self._inbox[a]),
             "feedback": self._feedback[a],
@@ -506,17 +574,22 @@ class raw_env(ParallelEnv):
             self._bed_seen[a] = len(w.on_bed())
         vec = np.array([
             min(self.now / self.budget, 1.0), self.rooms.index(v["room"]) / tw.MAX_ROOMS,
-            w.explored[v["room"]] / 2, len(v["holding"]) / 2, self._bed_seen[a] / tw.N_TARGETS,
+            w.own_level(a, v["room"]) / 2, len(v["holding"]) / 2, self._bed_seen[a] / len(w.targets),
             1.0 if v["present"] else 0.0, 0.0 if v["idle"] else 1.0, 1.0 if v["idle"] else 0.0,
         ], dtype=np.float32)
-        return {"observation": vec, "action_mask": self.mask(a), "text": _printable(render_view(v, self.steps == 0 and self.task()))}
+        return {"observation": vec, "action_mask": self.mask(a),
+                "text": printable(render_view(v, self.steps == 0 and self.task()), TEXT_MAX)}
 
     # --- reporting -----------------------------------------------------------------------------
     def metrics(self) -> dict:
+        """Episode figures, including duplicate searches (an agent searching a room level the team had
+        already reached: work a message could have saved)."""
         w = self.world
+        dup = sum(1 for _, _, what, _, d in self.log if what == "explore" and d[0] <= d[1])
         return {"transport_rate": len(w.on_bed()) / len(w.targets), "transported": len(w.on_bed()),
-                "frames": self.now, "messages": sum(self.messages_sent.values()),
-                "message_tokens": sum(self.message_tokens.values()), "steps": self.steps}
+                "targets": len(w.targets), "frames": self.now, "messages": sum(self.messages_sent.values()),
+                "message_tokens": sum(self.message_tokens.values()), "comm_frames": sum(self.comm_frames.values()),
+                "duplicate_searches": dup, "steps": self.steps}
 
     def render(self):
         lines = [f"frame {self.now}/{self.budget}, on the bed: {len(self.world.on_bed())}/{len(self.world.targets)}"]
@@ -528,6 +601,14 @@ class raw_env(ParallelEnv):
         pass
 
 
+def _with_agents(spec, n: int) -> tw.World:
+    """The spec's world with ``n`` agents; agents beyond the spec's start in the first agent's room."""
+    world = spec.world()
+    for a in AGENT_NAMES[:n]:
+        world.start.setdefault(a, world.start[AGENT_NAMES[0]])
+    return world
+
+
 def render_view(v: dict, task: dict | None = None) -> str:
     """The text observation an LLM agent reads."""
     out = []
@@ -535,7 +616,7 @@ def render_view(v: dict, task: dict | None = None) -> str:
         out.append(f"Task: transport {', '.join(task['targets'])} to the bed in {task['bedroom']}. "
                    f"Rooms: {', '.join(task['rooms'])}.")
     out.append(f"[frame {v['frame']}/{v['budget']}] You ({v['agent']}) are in {v['room']} "
-               f"(explored: {v['explored']}).")
+               f"(your search: {v['explored']}).")
     hold = []
     for o in v["holding"]:
         if o in v["contents"]:
@@ -553,7 +634,7 @@ def render_view(v: dict, task: dict | None = None) -> str:
             out.append(f"{ev[1]} left {ev[2]}.")
         elif ev[0] == "entered":
             out.append(f"{ev[1]} is in {ev[2]} with you.")
-    for sender, text in v["messages"]:
+    for sender, text, *_ in v["messages"]:
         out.append(f"Message from {sender}: {text}")
     if v["feedback"]:
         out.append(f"Result: {v['feedback']}.")

@@ -1,8 +1,9 @@
 """Transport commands: ``belief bench transport`` and ``belief run transport``.
 
-``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset) with each agent type and
-prints a table, then one JSON object as the last stdout line; ``--plot FILE`` saves transport rate
-against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
+``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--worlds N``
+generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
+table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
+stdout line; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
 (:mod:`belief.agents.transport_llm`): ``--llm-parts update,predict,message``, endpoint options as for the
 other LLM commands; LLM usage and fallbacks are reported (table, and an ``llm`` key in the JSON line).
 """
@@ -32,28 +33,33 @@ def _fail(message: str, code: int = 2):
 
 
 def _agents(text: str) -> list:
-    from belief.app.transport_bench import AGENT_TYPES
+    from belief.agents.transport_baselines import AGENT_TYPES, is_known
 
     kinds = [k.strip() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in AGENT_TYPES]
+    bad = [k for k in kinds if not is_known(k)]
     if not kinds or bad:
-        _fail(f"--agents: unknown agent type(s) {', '.join(bad) or '(none)'}; choose from {', '.join(AGENT_TYPES)}")
+        _fail(f"--agents: unknown agent type(s) {', '.join(bad) or '(none)'}; choose from {', '.join(AGENT_TYPES)}"
+              " (or a mixed team such as cobel+coela)")
     return kinds
 
 
 def _table(summary: dict) -> Table:
-    t = Table(title=f"transport_v0, {summary['episodes']} episode(s)")
-    for col in ("agent", "transport rate", "frames", "messages", "message tokens", "belief acc. 0th",
-                "belief acc. 1st", "planner calls"):
+    t = Table(title=f"transport_v0, {summary['episodes']} {summary.get('worlds', 'fixed')} world(s); "
+                    "means, 95% intervals")
+    for col in ("agent", "transport rate", "95% CI", "cobel - agent (95% CI)", "message tokens", "comm frames",
+                "prediction acc.", "belief acc. (world)", "belief acc. (partner)", "miscoordination"):
         t.add_column(col, justify="right" if col != "agent" else "left")
 
     def pct(x):
         return "n/a" if x is None else f"{100 * x:.1f}%"
 
+    diffs = summary.get("diff_vs", {})
     for k, v in summary["by_agent"].items():
-        t.add_row(k, pct(v["transport_rate"]), f"{v['frames']:.0f}", f"{v['messages']:.1f}",
-                  f"{v['message_tokens']:.1f}", pct(v["belief_accuracy"]["zero_order"]),
-                  pct(v["belief_accuracy"]["first_order"]), str(v["planner"]["calls"]))
+        d = diffs.get(k, {}).get("transport_rate")
+        diff = "" if d is None else f"{100 * d['mean']:+.1f} ({100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}) {d['ordering']}"
+        t.add_row(k, pct(v["transport_rate"]), f"{pct(v['ci95'][0])}-{pct(v['ci95'][1])}", diff,
+                  f"{v['message_tokens']:.0f}", f"{v['comm_frames']:.1f}", pct(v["prediction_accuracy"]),
+                  pct(v["belief_accuracy_world"]), pct(v["belief_accuracy_partner"]), f"{v['miscoordination']:.1f}")
     return t
 
 
@@ -108,7 +114,12 @@ def _llm_table(rep: dict) -> Table:
 def bench_transport(
     episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
                                                   "'0-5,12', 'food', 'stuff-high', 'food-low-3' (default: all 24)"),
-    agents: str = typer.Option("cobel,always,silent,rule,single", "--agents", help="comma-separated agent types"),
+    agents: str = typer.Option("cobel,coela,silent,rhp,rhp_alone", "--agents",
+                               help="comma-separated agent types (see belief.agents.transport_baselines)"),
+    worlds: Optional[int] = typer.Option(None, "--worlds", min=2, help="play N generated worlds instead of the fixed 24"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of the generated worlds (with --worlds)"),
+    as_json: bool = typer.Option(False, "--json", help="only the JSON line on stdout (no table)"),
+    no_progress: bool = typer.Option(False, "--no-progress", help="no progress bar on stderr"),
     plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
     planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy"),
     workers: int = typer.Option(2, "--workers", min=1, help="episode processes"),
@@ -126,6 +137,8 @@ def bench_transport(
     from belief.envs.transport_world import parse_subset
     from belief.app.transport_bench import bench, plot as draw, to_json_line
 
+    if worlds is not None and episodes_subset is not None:
+        _fail("--worlds and --episodes-subset exclude each other (generated worlds or fixed episodes)")
     try:
         eps = parse_subset(episodes_subset)
     except ValueError as e:
@@ -136,20 +149,21 @@ def bench_transport(
     if plot is not None:
         _check_plot_path(plot)
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
-    done = [0]
-    total = len(eps) * len(kinds)
+    total = (worlds if worlds is not None else len(eps)) * len(kinds)
+    with _progress(no_progress) as bar:
+        task = bar.add_task("transport episodes", total=total)
 
-    def progress(r):
-        done[0] += 1
-        err.print(f"[{done[0]}/{total}] {r['agent']:7s} {r['name']}: rate {r['transport_rate']:.1f}, "
-                  f"{r['message_tokens']} tokens", highlight=False)
+        def progress(r):
+            bar.update(task, advance=1, description=f"{r['agent']} {r['name']}")
 
-    try:
-        summary = bench(eps, kinds, planner=planner, workers=workers, progress=progress, llm=mode)
-    except LLMError as e:  # only LLM mode raises these (an endpoint that never answered)
-        _fail(" ".join(str(e).split()), 1)
-    out.print(_table(summary))
-    if mode is not None:
+        try:
+            summary = bench(None if worlds is not None else eps, kinds, planner=planner, workers=workers,
+                            progress=progress, llm=mode, worlds=worlds, seed=seed)
+        except LLMError as e:  # only LLM mode raises these (an endpoint that never answered)
+            _fail(" ".join(str(e).split()), 1)
+    if not as_json:
+        out.print(_table(summary))
+    if mode is not None and not as_json:
         out.print(_llm_table(summary["llm"]))
     for path, write in ((plot, lambda p: draw(summary, str(p))),
                         (results, lambda p: p.write_text(json.dumps(summary["results"], indent=1), encoding="utf-8"))):
@@ -159,15 +173,28 @@ def bench_transport(
             write(path)
         except (OSError, ValueError) as e:
             _fail(f"cannot write {path}: {e}", 1)
-    if plot is not None:
+    if plot is not None and not as_json:
         out.print(f"plot: {plot}")
     print(to_json_line(summary))
 
 
+def _progress(disabled: bool):
+    """A rich progress bar with ETA on stderr (quiet when stderr is not a terminal or with --no-progress)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(), console=err,
+                    disable=disabled or not err.is_terminal)
+
+
 @run_app.command("transport")
 def run_transport(
-    episode: int = typer.Option(0, "--episode", min=0, max=23, help="episode index 0-23"),
-    agents: str = typer.Option("cobel", "--agents", help="cobel | always | silent | rule | single"),
+    episode: int = typer.Option(0, "--episode", min=0, max=23, help="fixed episode index 0-23"),
+    world_seed: Optional[int] = typer.Option(None, "--world-seed", min=0,
+                                             help="play the generated world of this seed instead of --episode"),
+    agents: str = typer.Option("cobel", "--agents", help="an agent type (cobel, coela, silent, rhp, rhp_alone, "
+                                                         "ablations, cobel+coela)"),
     planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
     trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
@@ -191,16 +218,21 @@ def run_transport(
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     try:
-        r = run_episode(episode, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
+        world = episode if world_seed is None else ("gen", world_seed)
+        r = run_episode(world, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
                         max_steps=max_steps)
     except LLMError as e:
         _fail(" ".join(str(e).split()), 1)
     except OSError as e:  # --trace: the file cannot be written
         _fail(f"cannot write the trace {trace}: {e}", 1)
-    acc = r["belief_accuracy"]
-    out.print(f"{r['name']} with {kinds[0]}: transport rate {r['transport_rate']:.0%} in {r['frames']} frames, "
-              f"{r['messages']} messages ({r['message_tokens']} tokens), belief accuracy "
-              f"{acc['zero_order']} (0th) / {acc['first_order']} (1st)")
+    def pct(x):
+        return "n/a" if x is None else f"{x:.0%}"
+
+    out.print(f"{r['name']} with {kinds[0]} ({r['n_agents']} agents, {r['targets']} targets, {r['rooms']} rooms): "
+              f"transport rate {r['transport_rate']:.0%} in {r['frames']} frames, {r['messages']} messages "
+              f"({r['message_tokens']} tokens, {r['comm_frames']} frames), prediction accuracy "
+              f"{pct(r['prediction_accuracy'])}, belief accuracy {pct(r['belief_accuracy_world'])} (world) / "
+              f"{pct(r['belief_accuracy_partner'])} (partner), miscoordination {r['miscoordination']}")
     if trace:
         out.print(f"trace: {trace}")
     if mode is not None:

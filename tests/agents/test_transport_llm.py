@@ -69,7 +69,7 @@ def scripted_model(request):
         return {"json": {"choice": len(re.findall(r"^\d+: ", user, re.M)) - 1}}
     if name == "FactList":
         obs = user.split("<<<\n", 1)[1].split("\n>>>", 1)[0]
-        agent, room, ex = re.search(r"You \((\w+)\) are in (\w+) \(explored: (\w+)\)", obs).groups()
+        agent, room, ex = re.search(r"You \((\w+)\) are in (\w+) \(your search: (\w+)\)", obs).groups()
         facts = [f"{agent} BELIEVE {room} EXPLORED {ex}"]
         seen = re.search(r"You see: (.*)\.$", obs, re.M)
         for item in (seen.group(1).split("; ") if seen else []):
@@ -168,7 +168,7 @@ def predicted_state(task):
 def test_prediction_picks_among_the_candidates_and_is_blended(fake, task):
     s = predicted_state(task)
     det = tc.predict(s, tc.PRESETS["cobel"])
-    goals = list(det.goal_prob)
+    goals = list(det.models['bob'].goal_prob)
     assert len(goals) > 2
     mode = mode_for(fake, parts=("predict",))
     cfg = mode.configure(tc.PRESETS["cobel"])
@@ -177,15 +177,15 @@ def test_prediction_picks_among_the_candidates_and_is_blended(fake, task):
     out = tc.predict(s, cfg)
     assert fake.count == 2
     assert "choice 99 is not a candidate" in fake.requests[1]["messages"][-1]["content"]
-    assert list(out.goal_prob) == goals
-    assert out.goal_prob[goals[k]] == pytest.approx(0.5 * det.goal_prob[goals[k]] + 0.5)
-    assert sum(out.goal_prob.values()) == pytest.approx(1.0)
-    assert max(out.goal_prob, key=out.goal_prob.get) == goals[k]  # the prediction is used
+    assert list(out.models['bob'].goal_prob) == goals
+    assert out.models['bob'].goal_prob[goals[k]] == pytest.approx(0.5 * det.models['bob'].goal_prob[goals[k]] + 0.5)
+    assert sum(out.models['bob'].goal_prob.values()) == pytest.approx(1.0)
+    assert max(out.models['bob'].goal_prob, key=out.models['bob'].goal_prob.get) == goals[k]  # the prediction is used
     assert mode.report()["predict"] == {"calls": 1, "llm": 1, "fallbacks": 0, "rejected_attempts": 1}
     # probabilities, when given, are used (normalised) instead of the one-hot choice
     fake.push({"json": {"choice": 0, "probabilities": [1.0] + [0.0] * (len(goals) - 1)}})
     out2 = tc.predict(s, cfg)
-    assert out2.goal_prob[goals[0]] == pytest.approx(0.5 * det.goal_prob[goals[0]] + 0.5)
+    assert out2.models['bob'].goal_prob[goals[0]] == pytest.approx(0.5 * det.models['bob'].goal_prob[goals[0]] + 0.5)
 
 
 def test_prediction_falls_back_after_bounded_invalid_answers(fake, task):
@@ -195,7 +195,7 @@ def test_prediction_falls_back_after_bounded_invalid_answers(fake, task):
     cfg = mode.configure(tc.PRESETS["cobel"])
     fake.push({"json": {"choice": -1}}, {"json": {"choice": 0, "probabilities": [0.5]}}, {"json": {"choice": 0}})
     out = tc.predict(s, cfg)
-    assert fake.count == 2 and out.goal_prob == det.goal_prob
+    assert fake.count == 2 and out.models['bob'].goal_prob == det.models['bob'].goal_prob
     assert mode.report()["predict"] == {"calls": 1, "llm": 0, "fallbacks": 1, "rejected_attempts": 2}
 
 
@@ -210,7 +210,8 @@ def test_short_episode_over_the_fake_server_uses_all_parts_with_bounded_requests
         assert srv.count == rep["requests"] == (rep["update"]["calls"] + rep["predict"]["calls"]
                                                  + rep["message"]["calls"])
         assert rep["total_tokens"] > 0 and r["steps"] == 12
-        assert r["belief_accuracy"]["zero_order"] == 1.0  # the scripted model reads the text faithfully
+        # against the world (not the checker): a teammate's unseen search makes a held level stale, so below 1
+        assert r["belief_accuracy_world"] > 0.8
     with FakeOpenAI(default={"status": 500}) as dead:
         mode = mode_for(dead, breaker=10 ** 6)
         r2 = run_episode(0, "cobel", llm=mode, max_steps=12)

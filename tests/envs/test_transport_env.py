@@ -85,7 +85,7 @@ def _stage(env, n_targets=5, n_containers=2):
     """Put targets and containers, revealed, in alice's room."""
     w = env.world
     room = env.room["alice"]
-    w.explored[room] = 2
+    w.explored[room] = w.searched["alice"][room] = 2  # alice searched it herself
     ts, cs = w.targets[:n_targets], w.containers[:n_containers]
     for o in (*ts, *cs):
         w.location[o] = room
@@ -131,7 +131,8 @@ def test_messages_arrive_next_step_and_reach_the_trace():
     assert infos["bob"]["view"]["messages"] == []
     assert env.message_tokens["alice"] > 0 and env.messages_sent["alice"] == 1
     obs, rew, te, tr, infos = env.step({a: tv.A_WAIT for a in env.agents})
-    assert infos["bob"]["view"]["messages"] == [("alice", text)]
+    assert infos["bob"]["view"]["messages"] == [("alice", text, 0)]  # (sender, text, frame sent)
+    assert env.comm_frames["alice"] == 1  # TDW-MAT: one frame per message of up to 500 characters
     assert "Message from alice" in obs["bob"]["text"]
     tells = [e for e in env.trace if e.kind == "tell"]
     assert len(tells) == 1 and tells[0].content[0].value == w.rooms[0]
