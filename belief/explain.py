@@ -93,7 +93,7 @@ class Explanation:
 def explain(truth: GroundTruth, chain, fluent, at: Optional[int] = None) -> Explanation:
     chain = truth.normalize(chain)
     fluent = fluent_of(fluent)
-    at = truth._at(at)
+    at = truth.checked_at(at)
     prov = truth.lookup(chain, fluent, at)
     start = prov.t if prov is not None else -1
     missed = []

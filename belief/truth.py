@@ -18,6 +18,7 @@ Semantics (README, "The logic"):
 
 from __future__ import annotations
 
+import difflib
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
@@ -25,7 +26,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from belief.errors import QueryError
-from belief.formula import Formula, Stance, Var, decompose, normalize_chain
+from belief.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
 from belief.grammar import parse_query
 from belief.policies import TrustPolicy
 from belief.truth_index import HOW_REALITY, OPAQUE, UNSURE, FluentIndex, is_marker
@@ -111,6 +112,7 @@ class GroundTruth:
         self.final_locations = dict(locations)
         #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
         self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
+        self._vocabulary: Optional[frozenset] = None
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -128,6 +130,52 @@ class GroundTruth:
         if at < 0:  # Python-style: -1 is the last event; anything earlier than the start is "before anything"
             at = max(at + len(self.events), -1)
         return at
+
+    def checked_at(self, at: Optional[int]) -> int:
+        """:meth:`_at` for a time a user gave: QueryError unless it names an event of the trace (or -1 - n,
+        "before anything", for a trace of n events)."""
+        n = len(self.events)
+        if at is not None and isinstance(at, int) and not isinstance(at, bool) and not -n - 1 <= at < n:
+            raise QueryError(f"at={at} is out of range: the trace has {n} event(s), so at is 0..{n - 1} "
+                             f"(or -{n + 1}..-1 counting from the end)")
+        return self._at(at)
+
+    def vocabulary(self) -> frozenset:
+        """Every name the trace mentions (agents, rooms, predicates, entities, values), for query checks."""
+        if self._vocabulary is None:
+            names: set = set(self.agents)
+            names.update(self.trace.agents() if hasattr(self.trace, "agents") else ())
+            if self.owner is not None:
+                names.add(self.owner)
+            for fluent in self._index:
+                names.update(fluent)
+            for e in self.events:
+                _collect_names(e.model_dump(exclude={"kind", "t", "chapter", "source", "source_line", "text",
+                                                     "params"}), names)
+            self._vocabulary = frozenset(names)
+        return self._vocabulary
+
+    def check_query_names(self, chain: tuple, atom: Atom) -> None:
+        """QueryError for a name the trace never mentions: ``no such agent 'Aliec' (did you mean 'Alice'?)``.
+
+        The checker answers any chain and fluent (a silent "unknown" for a typo); queries from people go
+        through here first so that a misspelt name is an error, not an answer.
+        """
+        if len(chain) > MAX_DEPTH:
+            raise QueryError(f"a chain of {len(chain)} agents is longer than the limit {MAX_DEPTH}")
+        vocab = self.vocabulary()
+        agents = set(self.agents) | set(self.trace.agents() if hasattr(self.trace, "agents") else ())
+        for a in dict.fromkeys(chain):
+            if a not in agents:
+                if a in vocab:
+                    raise QueryError(f"{a!r} is not an agent of this trace (agents: {', '.join(sorted(agents))})")
+                raise QueryError(f"no such agent {a!r}{_did_you_mean(a, agents)}")
+        if not any(f[0] == atom.pred for f in self._index):
+            raise QueryError(f"no such predicate {atom.pred!r}{_did_you_mean(atom.pred, {f[0] for f in self._index})}"
+                             f" in this trace")
+        for x in atom.args:
+            if not isinstance(x, Var) and x not in vocab:
+                raise QueryError(f"no such entity {x!r}{_did_you_mean(x, vocab - agents)}")
 
     def _names(self, mask: int) -> tuple:
         out = []
@@ -455,6 +503,8 @@ class GroundTruth:
             raise QueryError(f"not a query: {query!r}")
         chain, stance, atom = decompose(formula)
         chain = self.normalize(chain)
+        self.check_query_names(chain, atom)
+        at = self.checked_at(at)
         if len(atom.args) < 2:
             raise QueryError(f"{text}: a query needs a relation with a subject and a value (like apple IN ?c)")
         subject, target = atom.args[:-1], atom.args[-1]
@@ -488,6 +538,8 @@ class GroundTruth:
         if isinstance(query, str):
             query = parse_query(query)
         chain, _, atom = decompose(query)
+        self.check_query_names(self.normalize(chain), atom)
+        at = self.checked_at(at)
         subject = atom.args[:-1]
         if not any(isinstance(s, Var) for s in subject):
             return [self.answer(query, at)]
@@ -543,6 +595,24 @@ class GroundTruth:
     def present(self, room: str, at: Optional[int] = None) -> list[str]:
         """Agents in ``room`` after event ``at``."""
         return [a for a in self.agents if self.location(a, at) == room]
+
+
+def _did_you_mean(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _collect_names(x, out: set) -> None:
+    """Every string in an event's dump (names only: free-text fields are excluded by the caller)."""
+    if isinstance(x, str):
+        out.add(x)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            if k != "fact":  # a message's readable text; its subject and value are collected
+                _collect_names(v, out)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _collect_names(v, out)
 
 
 __all__ = ["TruthAnswer", "GroundTruth", "Provenance", "fluent_of", "UNSURE", "OPAQUE"]
