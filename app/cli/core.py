@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from belief.app.cli import run_options
 from belief.app.cli.app import app, bench_app
 from belief.errors import BeliefError, BeliefSyntaxError
 
@@ -136,8 +137,12 @@ def bench_parse_cmd(
     facts: int = typer.Option(100_000, help="Number of generated facts."),
     seed: int = typer.Option(0, help="Seed of the fact generator."),
     repeat: int = typer.Option(3, help="Runs per form; the best is reported (as timeit does)."),
+    progress: bool = run_options.PROGRESS,
 ):
     """Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."""
-    from belief.app.bench_parse import bench_parse
+    from belief.app.bench_parse import bench_parse, steps
+    from belief.app.progress import progress_bar
 
-    print(json.dumps(bench_parse(facts, seed, repeat)))
+    with progress_bar("parsing generated facts", total=steps(repeat), enabled=progress) as bar:
+        figures = bench_parse(facts, seed, repeat, progress=bar.advance)
+    print(json.dumps(figures))
