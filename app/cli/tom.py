@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belief.app.cli import run_options
 from belief.app.cli.app import app, bench_app
 from belief.errors import BeliefError
 
@@ -43,13 +44,32 @@ def _table(title: str, summary: dict, breakdowns: list[tuple[str, str]]) -> Tabl
     return t
 
 
+def _check_outputs(inputs, outputs: dict, force: bool) -> None:
+    """Before any work: an output must not be an input (even with --force) or another output, nor exist
+    without --force."""
+    from belief.outputs import refuse_existing, same_file
+
+    given = [(flag, path) for flag, path in outputs.items() if path is not None]
+    for i, (flag, path) in enumerate(given):
+        for other_flag, other in given[:i]:
+            if same_file(path, other):
+                _fail(f"{other_flag} and {flag} name the same file {path}", 2)
+        for source in inputs:
+            if source is not None and same_file(path, source):
+                _fail(f"{flag} {path} is an input of this command; choose another file", 2)
+        try:
+            refuse_existing([path], force)
+        except BeliefError as e:
+            _fail(str(e))
+
+
 def _write_jsonl(path: Optional[Path], rows) -> None:
+    from belief.outputs import atomic_write_text
+
     if path is None:
         return
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            for r in rows:
-                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        atomic_write_text(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     except OSError as e:
         _fail(f"{path}: cannot write: {e}")
 
@@ -77,6 +97,7 @@ def tomi_cmd(
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
+    force: bool = run_options.FORCE,
 ):
     """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
     from belief.adapters import tomi
@@ -85,6 +106,7 @@ def tomi_cmd(
         _fail(f"{stories}: no such file")
     if trace is not None and not trace.exists():
         _fail(f"{trace}: no such file")
+    _check_outputs([stories, trace], {"--predictions": predictions, "--audit": audit}, force)
     try:
         report = tomi.grade(stories, trace, policy)
     except BeliefError as e:
@@ -99,12 +121,14 @@ def hitom_cmd(
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
+    force: bool = run_options.FORCE,
 ):
     """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
     from belief.adapters import hitom
 
     if not path.exists():
         _fail(f"{path}: no such file or directory")
+    _check_outputs([path], {"--predictions": predictions, "--audit": audit}, force)
     try:
         report = hitom.grade(path, policy)
     except BeliefError as e:
