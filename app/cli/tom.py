@@ -146,6 +146,7 @@ def bench_checker_cmd(
     objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
     seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
+    progress: bool = run_options.PROGRESS,
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
     from belief.app import bench_checker
@@ -155,21 +156,19 @@ def bench_checker_cmd(
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
-    err = Console(stderr=True)
-    if err.is_terminal:
-        from rich.progress import Progress
+    from belief.app.progress import progress_bar
 
-        with Progress(console=err, transient=True) as prog:
-            tasks: dict = {}
+    with progress_bar("trace", total=events, enabled=progress) as bar:
+        stage = ["trace"]
 
-            def cb(name, n, total):
-                if name not in tasks:
-                    tasks[name] = prog.add_task(name, total=total)
-                prog.advance(tasks[name], n)
+        def cb(name, n, total):
+            if name != stage[0]:
+                stage[0] = name
+                bar.stage(name, total)
+            bar.advance(n)
 
-            res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy, progress=cb)
-    else:
-        res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy)
+        res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy,
+                                progress=cb if bar.enabled else None)
     print(json.dumps(res), flush=True)
 
 
