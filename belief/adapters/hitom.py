@@ -294,7 +294,11 @@ def read_items(path) -> list[Item]:
 
 def grade(path, policy="hitom") -> Report:
     """Answer every Hi-ToM question with the checker and compare with the labels."""
-    items = read_items(path)
+    return Report("hitom", grade_items(read_items(path), policy), groups={"by_tell": "tell"})
+
+
+def grade_items(items, policy="hitom") -> list[GradedQuestion]:
+    """The graded questions of `items` (any slice of a dataset: shards grade independently)."""
     cache: dict = {}
     out = []
     for it in items:
@@ -318,7 +322,7 @@ def grade(path, policy="hitom") -> Report:
             id=it.index, source=it.source, question=it.question, qtype=f"order_{order}", group=f"order_{order}",
             gold=it.answer, answer=answer, chain=chain, fluent=fluent,
             kind="reality" if order == 0 else "belief", truth=truth, line=it.qline, extra=extra))
-    return Report("hitom", out, groups={"by_tell": "tell"})
+    return out
 
 
-__all__ = ["Item", "grade", "parse_question", "read_items", "story_to_trace"]
+__all__ = ["Item", "grade", "grade_items", "parse_question", "read_items", "story_to_trace"]

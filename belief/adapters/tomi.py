@@ -232,8 +232,12 @@ def coarse_type(qtype: str) -> str:
 def grade(path, trace_path=None, policy="strict-truthful") -> Report:
     """Answer every question of a ToMi file with the checker and compare with the labels."""
     path = Path(path)
-    source = str(path)
-    examples = read_examples(path, trace_path)
+    return Report("tomi", grade_examples(read_examples(path, trace_path), str(path), policy),
+                  groups={"by_story_type": "story_type"})
+
+
+def grade_examples(examples, source: str, policy="strict-truthful") -> list[GradedQuestion]:
+    """The graded questions of `examples` (any slice of a file: shards of one file grade independently)."""
     cache: dict = {}
     out = []
     for ex in examples:
@@ -264,7 +268,7 @@ def grade(path, trace_path=None, policy="strict-truthful") -> Report:
             gold=ex.answer, answer=answer, chain=chain, fluent=fluent,
             kind="memory" if kind == "memory" else ("reality" if kind == "reality" else "belief"),
             truth=truth, line=ex.line, extra=extra))
-    return Report("tomi", out, groups={"by_story_type": "story_type"})
+    return out
 
 
-__all__ = ["Example", "coarse_type", "container_rooms", "grade", "read_examples", "story_to_trace"]
+__all__ = ["Example", "coarse_type", "container_rooms", "grade", "grade_examples", "read_examples", "story_to_trace"]
