@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import ScaledTranslation
 
-from belief.app.plot_data import BenchSummary, BombRun, ResultsError, template_order
+from belief.app.plot_data import BenchSummary, BombRunRows, ResultsError, template_order
 from belief.grading import LEVEL_TITLES, LEVELS
 from belief.stats import mean_ci95
 
@@ -50,7 +50,7 @@ def _accuracy(rows: list[dict]) -> float:
     return 100.0 * sum(r["correct"] for r in rows) / len(rows) if rows else math.nan
 
 
-def tom_accuracy_figure(runs: list[BombRun]) -> Figure:
+def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
     """Grouped bars: one panel per order, x = question template (and all templates), one series per agent kind."""
     rows = [q for run in runs for q in run.questions]
     if not rows:
@@ -154,7 +154,7 @@ def _episode_counts(counts: list) -> str:
 
 def _rounds_bars(results) -> tuple[list, str, str]:
     """(label, mean, (lo, hi) or None) per condition, the y label and the title."""
-    if all(isinstance(r, BombRun) for r in results):
+    if all(isinstance(r, BombRunRows) for r in results):
         bars = []
         for run in results:
             mean, ci = mean_ci95([e["rounds"] for e in run.episodes])
@@ -182,7 +182,7 @@ def rounds_figure(results) -> Figure:
     top = max(ci[1] if ci else mean for _, mean, ci in bars)
     ax.set_ylim(0, top * 1.3 if top > 0 else 1)  # headroom: the legend sits inside the axes, above the bars
     ax.set_xticks(range(len(bars)), [label for label, _, _ in bars], rotation=15, ha="right")
-    ax.set_xlabel("team" if isinstance(results[0], BombRun) else "agent")
+    ax.set_xlabel("team" if isinstance(results[0], BombRunRows) else "agent")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, axis="y", alpha=0.3)
@@ -191,7 +191,7 @@ def rounds_figure(results) -> Figure:
 
 
 def default_figure(results) -> str:
-    kinds = {"bomb" if isinstance(r, BombRun) else r.kind for r in results}
+    kinds = {"bomb" if isinstance(r, BombRunRows) else r.kind for r in results}
     if len(kinds) != 1:
         raise ResultsError(f"RESULTS mix {' and '.join(sorted(kinds))} results; plot them separately")
     return {"bomb": "tom", "transport": "transport", "household": "rounds"}[kinds.pop()]
@@ -201,7 +201,7 @@ def draw(results: list, figure: str | None = None) -> Figure:
     """The figure `figure` (default: the standard one for what `results` holds)."""
     figure = figure or default_figure(results)
     if figure == "tom":
-        if not all(isinstance(r, BombRun) for r in results):
+        if not all(isinstance(r, BombRunRows) for r in results):
             raise ResultsError("the tom figure takes bomb run directories (belief run bomb --out DIR)")
         return tom_accuracy_figure(results)
     if figure == "transport":

@@ -32,7 +32,7 @@ class ResultsError(BeliefError):
 
 
 @dataclass(frozen=True)
-class BombRun:
+class BombRunRows:
     """One `belief run bomb` directory: episode rows (``rounds``, ``agents``) and graded question rows."""
 
     path: Path
@@ -147,7 +147,7 @@ def _questions(directory: Path, episodes: list[dict]) -> list[dict]:
     return rows
 
 
-def load_bomb_run(directory: Path) -> BombRun:
+def load_bomb_run(directory: Path) -> BombRunRows:
     for name in ("episodes.jsonl", "summary.jsonl"):
         if (directory / name).exists():
             episodes = read_jsonl(directory / name)
@@ -158,7 +158,7 @@ def load_bomb_run(directory: Path) -> BombRun:
     for e in episodes:
         if "rounds" not in e:
             raise ResultsError(f"{directory}: an episode row has no 'rounds'")
-    return BombRun(path=directory, label=_team_label(episodes), episodes=episodes,
+    return BombRunRows(path=directory, label=_team_label(episodes), episodes=episodes,
                    questions=_questions(directory, episodes))
 
 
@@ -193,7 +193,7 @@ def load_bench_summary(path: Path) -> BenchSummary:
     return BenchSummary(path=path, kind=kind, episodes=summary.get("episodes", 0), by_agent=by_agent)
 
 
-def load_results(path) -> BombRun | BenchSummary:
+def load_results(path) -> BombRunRows | BenchSummary:
     """Detect what `path` holds and read it."""
     path = Path(path)
     if not path.exists():
@@ -211,5 +211,5 @@ def template_order(templates) -> list[str]:
     return known + sorted(set(templates) - set(known))
 
 
-__all__ = ["BenchSummary", "BombRun", "ORDER_NAMES", "ResultsError", "load_bench_summary", "load_bomb_run",
+__all__ = ["BenchSummary", "BombRunRows", "ORDER_NAMES", "ResultsError", "load_bench_summary", "load_bomb_run",
            "load_results", "read_jsonl", "template_order"]
