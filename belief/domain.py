@@ -19,11 +19,10 @@ finds the built-in ``tomi`` that :mod:`belief.examples` registers.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
+from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError, did_you_mean
 from belief.formula import Atom, Fact, Formula, Var, compose, decompose
 from belief.grammar import Declaration, parse_sexpr_document, to_sexpr
 
@@ -168,8 +167,7 @@ class Domain:
         try:
             return self.predicates[name]
         except KeyError:
-            close = difflib.get_close_matches(name, list(self.predicates), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = did_you_mean(name, self.predicates)
             raise BeliefTypeError(f"unknown predicate {name!r}{hint}; domain {self.name} has: "
                                   f"{', '.join(sorted(self.predicates))}") from None
 
@@ -201,7 +199,7 @@ class Domain:
             if isinstance(agent, Var):
                 new_chain.append(agent)
                 continue
-            name = canon(agent, problems, f"believer {i + 1}")
+            name = canon(agent, problems, f"believer {i + 1}", agent=True)
             if known is not None and name in known and not self.is_subtype(known[name], AGENT_TYPE):
                 problems.append(f"{name!r} cannot believe anything: it is {_a(known[name])}, not an agent")
             new_chain.append(name)
@@ -247,15 +245,17 @@ class _Canonicaliser:
         self.known = known
         self.lower = {k.lower(): k for k in known} if known is not None else {}
 
-    def __call__(self, name: str, problems: list, where: str) -> str:
+    def __call__(self, name: str, problems: list, where: str, agent: bool = False) -> str:
         if self.known is None or name in self.known:
             return name
         hit = self.lower.get(name.lower())
         if hit is not None:
             return hit
-        close = difflib.get_close_matches(name, list(self.known), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        problems.append(f"unknown entity {name!r} as {where}{hint}")
+        if agent:
+            agents = [k for k, t in self.known.items() if t == AGENT_TYPE]
+            problems.append(f"no such agent {name!r} as {where}{did_you_mean(name, agents)}")
+        else:
+            problems.append(f"unknown entity {name!r} as {where}{did_you_mean(name, self.known)}")
         return name
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class BeliefError(Exception):
     """Root of every error raised by `belief`."""
@@ -46,6 +48,12 @@ def excerpt(text_line: str, column: int, width: int = EXCERPT_WIDTH) -> tuple[st
     if start + width < len(text_line):
         shown += "..."
     return shown, caret
+
+
+def did_you_mean(name: str, candidates) -> str:
+    """`` (did you mean 'Alice'?)`` for the closest candidate, or "" when none is close."""
+    close = difflib.get_close_matches(name, sorted(candidates), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class BeliefTypeError(BeliefError):

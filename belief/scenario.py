@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from belief.domain import AGENT_TYPE, ROOT_TYPE, Domain, domain_names, named_domain
-from belief.errors import BeliefError, BeliefTypeError
-from belief.formula import Fact, Formula
+from belief.errors import BeliefError, BeliefTypeError, QueryError, did_you_mean
+from belief.formula import Fact, Formula, Var, decompose
 from belief.grammar import Declaration, is_sexpr, parse_document
 from belief.store import BeliefStore
 
@@ -75,6 +75,21 @@ class Scenario:
         if self.domain is None:
             return item
         return self.domain.validate(item, self.entities)
+
+    def check_query_names(self, query: Formula) -> None:
+        """QueryError for a name this scenario never mentions ("no such agent 'Aliec' (did you mean
+        'Alice'?)"); with a domain, its validation already says so."""
+        if self.domain is not None:
+            return
+        chain, _, atom = decompose(query)
+        agents = set(self.agents) | {a for f in self.init for a in f.chain}
+        entities = set(self.objects) | {x for f in self.init for x in f.atom.args}
+        for a in chain:
+            if not isinstance(a, Var) and a not in agents:
+                raise QueryError(f"no such agent {a!r}{did_you_mean(a, agents)}")
+        for x in atom.args:
+            if not isinstance(x, Var) and x not in entities:
+                raise QueryError(f"no such entity {x!r}{did_you_mean(x, entities)}")
 
     def store(self) -> BeliefStore:
         """A BeliefStore holding this scenario's initial facts (all checked, all-or-nothing)."""

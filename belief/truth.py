@@ -18,14 +18,13 @@ Semantics (README, "The logic"):
 
 from __future__ import annotations
 
-import difflib
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 import numpy as np
 
-from belief.errors import QueryError
+from belief.errors import QueryError, did_you_mean
 from belief.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
 from belief.grammar import parse_query
 from belief.policies import TrustPolicy
@@ -169,13 +168,13 @@ class GroundTruth:
             if a not in agents:
                 if a in vocab:
                     raise QueryError(f"{a!r} is not an agent of this trace (agents: {', '.join(sorted(agents))})")
-                raise QueryError(f"no such agent {a!r}{_did_you_mean(a, agents)}")
+                raise QueryError(f"no such agent {a!r}{did_you_mean(a, agents)}")
         if not any(f[0] == atom.pred for f in self._index):
-            raise QueryError(f"no such predicate {atom.pred!r}{_did_you_mean(atom.pred, {f[0] for f in self._index})}"
+            raise QueryError(f"no such predicate {atom.pred!r}{did_you_mean(atom.pred, {f[0] for f in self._index})}"
                              f" in this trace")
         for x in atom.args:
             if not isinstance(x, Var) and x not in vocab:
-                raise QueryError(f"no such entity {x!r}{_did_you_mean(x, vocab - agents)}")
+                raise QueryError(f"no such entity {x!r}{did_you_mean(x, vocab - agents)}")
 
     def _names(self, mask: int) -> tuple:
         out = []
@@ -595,11 +594,6 @@ class GroundTruth:
     def present(self, room: str, at: Optional[int] = None) -> list[str]:
         """Agents in ``room`` after event ``at``."""
         return [a for a in self.agents if self.location(a, at) == room]
-
-
-def _did_you_mean(name: str, candidates) -> str:
-    close = difflib.get_close_matches(name, sorted(candidates), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _collect_names(x, out: set) -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from belief.app.cli import run_options
 from belief.app.cli.app import app, bench_app
-from belief.errors import BeliefError, BeliefSyntaxError
+from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -93,6 +93,7 @@ def query_cmd(
 ):
     """Answer a query against a scenario's initial facts: believes / believes-not / unsure, with bindings."""
     from belief import examples
+    from belief.grammar import parse_query
     from belief.scenario import load_scenario
 
     try:
@@ -102,9 +103,9 @@ def query_cmd(
             text, name = read_input(scenario)
             sc = load_scenario(text, source=name)
         store = sc.store()
-        answers = store.query(query)
-    except BeliefSyntaxError as e:
-        report_error(e)
+        formula = parse_query(query)
+        sc.check_query_names(formula)
+        answers = store.query(formula)
     except BeliefError as e:
         report_error(e)
     if as_json:
