@@ -16,12 +16,16 @@ class BlocksOracle:
         self.name = name
         self.task = task
 
-    def act(self, view: dict, mask) -> tuple[int, list]:
-        built = view["built"]
+    def next_step(self, built: dict):
+        """The first plan step not built yet, when it is this builder's; else None (wait)."""
         nxt = next((s for s in self.task.plan if built.get(s.cell) != s.colour), None)
-        if nxt is None or nxt.builder != self.name or not mask[place_action(nxt.cell, nxt.colour)]:
+        return nxt if nxt is not None and nxt.builder == self.name else None
+
+    def act(self, view: dict, mask) -> tuple[int, list]:
+        step = self.next_step(view["built"])
+        if step is None or not mask[place_action(step.cell, step.colour)]:
             return WAIT, []
-        return place_action(nxt.cell, nxt.colour), []
+        return place_action(step.cell, step.colour), []
 
 
 __all__ = ["BlocksOracle"]

@@ -62,7 +62,7 @@ def _ci(values) -> dict:
 def _tom(results) -> dict:
     correct = {lvl: sum(r.get("tom_correct", {}).get(lvl, 0) for r in results) for lvl in LEVELS}
     total = {lvl: sum(r.get("tom_total", {}).get(lvl, 0) for r in results) for lvl in LEVELS}
-    return {"accuracy": {lvl: (100.0 * correct[lvl] / total[lvl] if total[lvl] else None) for lvl in LEVELS},
+    return {"accuracy": {lvl: (correct[lvl] / total[lvl] if total[lvl] else None) for lvl in LEVELS},
             "questions": sum(total.values())}
 
 
@@ -87,7 +87,7 @@ def _table(title: str, rows: dict, figures, fmt) -> Table:
     t.add_column("ToM intro / 1st / 2nd", justify="right")
     for name, s in rows.items():
         acc = s["tom"]["accuracy"]
-        tom = " / ".join("n/a" if acc[lvl] is None else f"{acc[lvl]:.1f}%" for lvl in LEVELS)
+        tom = " / ".join("n/a" if acc[lvl] is None else f"{100 * acc[lvl]:.1f}%" for lvl in LEVELS)
         t.add_row(name, *[f"{fmt(s[f]['mean'])} [{fmt(s[f]['ci95'][0])}, {fmt(s[f]['ci95'][1])}]" for f in figures], tom)
     return t
 
