@@ -133,7 +133,8 @@ def transport_figure(summaries: list[BenchSummary]) -> Figure:
                     va="center", fontsize=8)
     ax.set_xscale("symlog", linthresh=10)
     ax.set_xlim(-1.5, max(x for x, _ in points) * 4 + 100)
-    ax.set_ylim(0, 1.05)
+    intervals = [ci for _, v in series for ci in [_interval(v, "transport_rate")] if ci]
+    ax.set_ylim(min([0.0] + [lo - 0.03 for lo, _ in intervals]), max([1.05] + [hi + 0.03 for _, hi in intervals]))
     ax.set_xlabel("message tokens per episode (mean, symlog scale)")
     ax.set_ylabel("transport rate (mean, 95% interval)")
     episodes = _episode_counts([s.episodes for s in summaries])
@@ -177,8 +178,10 @@ def rounds_figure(results) -> Figure:
     ax = fig.add_subplot()
     for i, (label, mean, ci) in enumerate(bars):
         yerr = None if ci is None else [[max(mean - ci[0], 0.0)], [max(ci[1] - mean, 0.0)]]
-        container = ax.bar([i], [mean], 0.7, yerr=yerr, capsize=6, color=colours[label], label=label)
-        ax.bar_label(container, fmt="%.1f", label_type="center", fontsize=9, color="white")
+        ax.bar([i], [mean], 0.7, yerr=yerr, capsize=6, color=colours[label], label=label)
+        # the value inside the bar, beside the interval line that runs up its middle
+        ax.text(i + 0.2, mean / 2, f"{mean:.1f}", ha="center", va="center", fontsize=9, color="white",
+                fontweight="bold")
     top = max(ci[1] if ci else mean for _, mean, ci in bars)
     ax.set_ylim(0, top * 1.3 if top > 0 else 1)  # headroom: the legend sits inside the axes, above the bars
     ax.set_xticks(range(len(bars)), [label for label, _, _ in bars], rotation=15, ha="right")
