@@ -56,10 +56,10 @@ def make_trace(agents: int = 10, rooms: int = 5, events: int = 100_000, objects:
         elif x < 0.85:
             a = rng.choice(inside)
             ev = Move(t=t, agent=a, object=rng.choice(objs), to=rng.choice(containers[loc[a]]))
-        elif x < 0.95:
+        elif x < 0.95 and agents > 1:
             a = rng.choice(inside)
             others = [b for b in names if b != a]
-            rec = tuple(rng.sample(others, rng.randint(1, 2)))
+            rec = tuple(rng.sample(others, min(rng.randint(1, 2), len(others))))
             r = rng.choice(room_names)
             ev = Tell(t=t, sender=a, recipients=rec,
                       content=(Content(subject=(rng.choice(objs),), value=rng.choice(containers[r])),))

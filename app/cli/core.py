@@ -135,9 +135,9 @@ def demo_cmd(
 
 @bench_app.command("parse")
 def bench_parse_cmd(
-    facts: int = typer.Option(100_000, help="Number of generated facts."),
+    facts: int = typer.Option(100_000, min=1, help="Number of generated facts."),
     seed: int = typer.Option(0, help="Seed of the fact generator."),
-    repeat: int = typer.Option(3, help="Runs per form; the best is reported (as timeit does)."),
+    repeat: int = typer.Option(3, min=1, help="Runs per form; the best is reported (as timeit does)."),
     progress: bool = run_options.PROGRESS,
 ):
     """Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."""
