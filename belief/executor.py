@@ -160,4 +160,28 @@ def run_tasks(fn: Callable[[Any], Any], tasks: Sequence, executor: str = "local"
     return _run_local(fn, tasks, n, progress, keep_results)
 
 
-__all__ = ["EXECUTORS", "ExecutorError", "import_ray", "run_tasks"]
+def shards(items: Sequence, count: int) -> list[list]:
+    """`items` cut into at most `count` contiguous, non-empty slices of near-equal size, in order."""
+    items = list(items)
+    count = max(1, min(count, len(items)))
+    size, extra = divmod(len(items), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (1 if i < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return [s for s in out if s]
+
+
+def run_sharded(fn: Callable[[list], list], items: Sequence, executor: str = "local", workers: int | None = None,
+                address: str | None = None, progress: Callable[[int, Any], None] | None = None,
+                count: int | None = None) -> list:
+    """``fn(items)`` computed as ``fn`` over contiguous shards (default: 4 per worker, at least 20), the
+    results concatenated in order; `fn` maps a list to a list, one result per item or any number."""
+    if count is None:
+        count = max(20, 4 * (workers or os.cpu_count() or 1))
+    parts = run_tasks(fn, shards(items, count), executor, workers, address, progress)
+    return [x for part in parts for x in part]
+
+
+__all__ = ["EXECUTORS", "ExecutorError", "TaskError", "import_ray", "run_sharded", "run_tasks", "shards"]

@@ -1,6 +1,7 @@
 """belief.executor.run_tasks: serial, a local process pool and Ray give the same results in task order; a bomb run
 on Ray (2 CPUs, started once for this module) is byte-identical to a serial one."""
 
+import json
 import math
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from belief.errors import BeliefError, BeliefSyntaxError
 from belief.executor import ExecutorError, TaskError, run_tasks
 from belief.grammar import parse_fact
 
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # module-level functions from importable modules: tasks travel to other processes by reference
 TASKS = [3000, 1, 700, 2, 1500, 0, 40]
 EXPECTED = [math.factorial(n) for n in TASKS]
@@ -105,3 +107,31 @@ def test_ray_bomb_run_is_byte_identical_to_serial(ray_session, tmp_path):
 
 def test_errors_are_belief_errors():
     assert issubclass(ExecutorError, BeliefError) and issubclass(TaskError, BeliefError)
+
+
+def _tom_outputs(tmp_path, name, command, source, *args):
+    pred, audit = tmp_path / f"{name}.pred.jsonl", tmp_path / f"{name}.audit.jsonl"
+    r = CliRunner().invoke(app, [command, str(source), "--predictions", str(pred), "--audit", str(audit),
+                                 "--no-progress", *args])
+    assert r.exit_code == 0, r.output
+    return r.stdout.strip().splitlines()[-1], pred.read_bytes(), audit.read_bytes()
+
+
+def test_tomi_shards_on_a_process_pool_grade_as_one_process(tmp_path, monkeypatch):
+    from belief.app.cli import tom
+
+    stories = tmp_path / "stories.txt"
+    stories.write_text((FIXTURES / "tomi" / "mini.txt").read_text() * 4)
+    serial = _tom_outputs(tmp_path, "serial", "tomi", stories, "--executor", "serial")
+    monkeypatch.setattr(tom, "MIN_SHARD", 3)  # shards of a few questions
+    pooled = _tom_outputs(tmp_path, "pool", "tomi", stories, "--executor", "local", "--workers", "2")
+    assert pooled == serial and json.loads(serial[0])["total"] > 6
+
+
+def test_hitom_shards_on_ray_grade_as_one_process(ray_session, tmp_path, monkeypatch):
+    from belief.app.cli import tom
+
+    source = FIXTURES / "hitom" / "mini.json"
+    serial = _tom_outputs(tmp_path, "serial", "hitom", source, "--executor", "serial")
+    monkeypatch.setattr(tom, "MIN_SHARD", 1)
+    assert _tom_outputs(tmp_path, "ray", "hitom", source, "--executor", "ray") == serial

@@ -5,7 +5,9 @@ Each prints a rich table and, as its last stdout line, one JSON object. Progress
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -63,6 +65,25 @@ def _check_outputs(inputs, outputs: dict, force: bool) -> None:
             _fail(str(e))
 
 
+#: questions per shard: grading runs at ~25,000 questions/s in one process, so smaller shards would not pay
+#: for starting worker processes (a file below this size is graded in one task)
+MIN_SHARD = 20_000
+
+
+def _grade_sharded(grade_slice, items: list, executor: str, workers, address, progress: bool) -> list:
+    """grade_slice(items) over contiguous shards on the chosen executor; the same list as one call."""
+    from belief.app.progress import progress_bar
+    from belief.app.tom_shards import grade_lean, share_stories
+    from belief.executor import run_sharded
+
+    count = min(max(1, len(items) // MIN_SHARD), 4 * (workers or os.cpu_count() or 1))
+    if count > 1:
+        items = share_stories(items)
+    with progress_bar("questions", total=len(items), enabled=progress) as bar:
+        return run_sharded(functools.partial(grade_lean, grade_slice), items, executor, workers, address,
+                           count=count, progress=lambda i, part: bar.advance(len(part)))
+
+
 def _write_jsonl(path: Optional[Path], rows) -> None:
     from belief.outputs import atomic_write_text
 
@@ -98,9 +119,14 @@ def tomi_cmd(
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
+    executor: str = run_options.EXECUTOR,
+    workers: Optional[int] = run_options.WORKERS,
+    address: Optional[str] = run_options.ADDRESS,
+    progress: bool = run_options.PROGRESS,
 ):
     """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
     from belief.adapters import tomi
+    from belief.adapters.common import Report
 
     if not stories.exists():
         _fail(f"{stories}: no such file")
@@ -108,7 +134,10 @@ def tomi_cmd(
         _fail(f"{trace}: no such file")
     _check_outputs([stories, trace], {"--predictions": predictions, "--audit": audit}, force)
     try:
-        report = tomi.grade(stories, trace, policy)
+        examples = tomi.read_examples(stories, trace)
+        graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
+                                examples, executor, workers, address, progress)
+        report = Report("tomi", graded, groups={"by_story_type": "story_type"})
     except BeliefError as e:
         _fail(str(e))
     _emit(report, f"ToMi: {stories}", [("type", "by_type"), ("story", "by_story_type")], predictions, audit,
@@ -122,15 +151,22 @@ def hitom_cmd(
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
+    executor: str = run_options.EXECUTOR,
+    workers: Optional[int] = run_options.WORKERS,
+    address: Optional[str] = run_options.ADDRESS,
+    progress: bool = run_options.PROGRESS,
 ):
     """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
     from belief.adapters import hitom
+    from belief.adapters.common import Report
 
     if not path.exists():
         _fail(f"{path}: no such file or directory")
     _check_outputs([path], {"--predictions": predictions, "--audit": audit}, force)
     try:
-        report = hitom.grade(path, policy)
+        graded = _grade_sharded(functools.partial(hitom.grade_items, policy=policy), hitom.read_items(path),
+                                executor, workers, address, progress)
+        report = Report("hitom", graded, groups={"by_tell": "tell"})
     except BeliefError as e:
         _fail(str(e))
     _emit(report, f"Hi-ToM: {path}", [("order", "by_type"), ("tell", "by_tell")], predictions, audit, True, policy)
