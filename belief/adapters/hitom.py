@@ -18,7 +18,6 @@ it -- the ``hitom`` policy reads the chapter's participants and exit order.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any, Optional
 
 from belief.adapters.common import AdapterError, GradedQuestion, Report
 from belief.checker import check
+from belief.json_input import load_json
 from belief.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Statement, Tell, Trace
 
 WAITING_ROOM = "waiting_room"
@@ -162,7 +162,7 @@ def _story_lines(story, origin: str) -> list:
 
 def read_txt(path: Path, rel: str) -> Item:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise AdapterError(f"{path}: cannot read: {e}") from None
     story, question, answer, qline = [], None, None, None
@@ -214,10 +214,21 @@ def _from_record(d: Any, idx: int, origin: str) -> Item:
     for k in ("story", "question", "answer"):
         if k not in d:
             raise AdapterError(f"{where}: item without {k!r}")
-    order = d.get("question_order")
     meta = {k: d[k] for k in ("story_length", "sample_id", "sample", "prompting_type") if k in d}
     return Item(0, idx, where, _story_lines(d["story"], where), str(d["question"]), str(d["answer"]).strip(), None,
-                _tell_of(d), int(order) if order is not None else None, meta)
+                _tell_of(d), _question_order(d.get("question_order"), where), meta)
+
+
+def _question_order(order: Any, where: str) -> Optional[int]:
+    """The declared ``question_order``: a non-negative integer (or a string of digits), or absent."""
+    if order is None:
+        return None
+    if isinstance(order, str) and order.strip().isdigit():
+        return int(order)
+    if isinstance(order, int) and not isinstance(order, bool) and order >= 0:
+        return order
+    shown = repr(order) if len(repr(order)) <= 40 else repr(order)[:40] + "..."
+    raise AdapterError(f"{where}: question_order must be a non-negative integer, got {shown}")
 
 
 def _dedupe_key(it: Item):
@@ -225,7 +236,15 @@ def _dedupe_key(it: Item):
 
 
 def read_items(path) -> list[Item]:
-    """Items of a Hi-ToM JSON / JSONL file or directory tree, MC/CoT copies counted once."""
+    """Items of a Hi-ToM JSON / JSONL file or directory tree, MC/CoT copies counted once; AdapterError
+    when there is none (an empty file or data list is a mistake, not a score)."""
+    items = _read_items(path)
+    if not items:
+        raise AdapterError(f"{path}: no Hi-ToM questions found (an empty file or data list)")
+    return items
+
+
+def _read_items(path) -> list[Item]:
     path = Path(path)
     items: list[Item] = []
     if path.is_dir():
@@ -250,10 +269,10 @@ def read_items(path) -> list[Item]:
             if not files:
                 raise AdapterError(f"{path}: no order_J.txt files and no .json/.jsonl file")
             for f in files:
-                items.extend(read_items(f))
+                items.extend(_read_items(f))
     else:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as e:
             raise AdapterError(f"{path}: cannot read: {e}") from None
         if path.suffix == ".txt":
@@ -261,22 +280,18 @@ def read_items(path) -> list[Item]:
         else:
             records = None
             try:
-                data = json.loads(text)
+                data = load_json(text, error=AdapterError)
                 if isinstance(data, dict) and "data" in data:
                     records = data["data"]
                 elif isinstance(data, list):
                     records = data
                 elif isinstance(data, dict):
                     records = [data]
-            except json.JSONDecodeError:
+            except AdapterError:  # not one JSON document: JSON Lines
                 records = []
                 for ln, line in enumerate(text.splitlines(), start=1):
-                    if not line.strip():
-                        continue
-                    try:
-                        records.append(json.loads(line))
-                    except json.JSONDecodeError as e:
-                        raise AdapterError(f"{path}:{ln}: invalid JSON: {e.msg}") from None
+                    if line.strip():
+                        records.append(load_json(line, f"{path}:{ln}: ", AdapterError))
             if not isinstance(records, list):
                 raise AdapterError(f"{path}: expected {{\"data\": [...]}}, a JSON list or JSON Lines")
             seen2: dict = {}

@@ -72,9 +72,11 @@ class Example:
 def read_examples(path, trace_path=None) -> list[Example]:
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise AdapterError(f"{path}: cannot read: {e}") from None
+    if not any(line.strip() for line in lines):
+        raise AdapterError(f"{path}: no ToMi stories (the file is empty)")
     examples: list[Example] = []
     story: list = []
     last_n = 0
@@ -105,7 +107,7 @@ def read_examples(path, trace_path=None) -> list[Example]:
     if trace_path is not None:
         tpath = Path(trace_path)
         try:
-            tlines = [x for x in tpath.read_text(encoding="utf-8").splitlines() if x.strip()]
+            tlines = [x for x in tpath.read_text(encoding="utf-8-sig").splitlines() if x.strip()]
         except (OSError, UnicodeDecodeError) as e:
             raise AdapterError(f"{tpath}: cannot read: {e}") from None
         if len(tlines) != len(examples):
