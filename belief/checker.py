@@ -15,19 +15,28 @@ takes the later of the two.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Optional, Union
 
+from belief.domain import Domain
 from belief.policies import TrustPolicy, get_policy
 from belief.trace import Trace
+from belief.trace_types import type_check
 from belief.truth import GroundTruth, Provenance, TruthAnswer, fluent_of
 from belief.truth_index import (HOW_ENTERED, HOW_POSSIBLE, HOW_REALITY, HOW_SEEN, HOW_TOLD, OPAQUE, UNSURE,
                                 IndexBuilder)
 
 
-def check(trace, policy: Union[str, TrustPolicy, None] = "strict-truthful") -> GroundTruth:
-    """The exact ground truth of ``trace`` under the trust ``policy`` (a name or a TrustPolicy)."""
+def check(trace, policy: Union[str, TrustPolicy, None] = "strict-truthful", *, domain: Optional[Domain] = None,
+          entities: Optional[dict] = None) -> GroundTruth:
+    """The exact ground truth of ``trace`` under the trust ``policy`` (a name or a TrustPolicy).
+
+    With a ``domain`` (and optionally ``entities``: name -> type) the trace is type-checked first
+    (:func:`belief.trace_types.type_check`): a TraceError lists the events that do not fit.
+    """
     if not isinstance(trace, Trace):
         trace = Trace(trace)
+    if domain is not None:
+        type_check(trace, domain, entities)
     b = IndexBuilder(trace, get_policy(policy)).run()
     return GroundTruth(trace, b.policy, b.agents, b.index, b.loc, b.chapters)
 

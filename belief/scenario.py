@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 from belief.domain import AGENT_TYPE, ROOT_TYPE, Domain, domain_names, named_domain
@@ -140,4 +141,28 @@ def load_scenario(text: str, *, source: str | None = None, domains: dict[str, Do
     return sc.with_domain(dom)
 
 
-__all__ = ["Scenario", "load_scenario", "read_document"]
+def load_domain(spec: str) -> tuple[Domain, dict | None]:
+    """(domain, entities) from a built-in domain's name, a file defining a domain (entities None: names are
+    not typed), or a scenario file (its agents and objects typed over its domain)."""
+    path = Path(spec)
+    if not path.is_file():
+        if spec in domain_names():
+            return named_domain(spec), None
+        raise BeliefError(f"{spec}: neither a file nor a built-in domain ({', '.join(domain_names())})")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise BeliefError(f"{spec}: cannot read: {e}") from None
+    items = read_document(text, source=spec)
+    if any(isinstance(i, Scenario) for i in items):
+        sc = load_scenario(text, source=spec)
+        if sc.domain is None:
+            raise BeliefError(f"{spec}: the scenario names no domain")
+        return sc.domain, sc.entities
+    domains = [i for i in items if isinstance(i, Domain)]
+    if len(domains) != 1:
+        raise BeliefError(f"{spec}: expected one (define (domain ...)) or a scenario, found {len(domains)} domain(s)")
+    return domains[0], None
+
+
+__all__ = ["Scenario", "load_domain", "load_scenario", "read_document"]

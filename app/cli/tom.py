@@ -216,14 +216,18 @@ def explain_cmd(
     at: Optional[int] = typer.Option(None, "--at", help="Event index to answer at (default: the end)."),
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
     as_json: bool = typer.Option(False, "--json", help="Print the answer and its justification as one JSON line."),
+    domain: Optional[str] = typer.Option(None, "--domain", help="Type-check the trace first against a built-in "
+                                         "domain (e.g. tomi), a domain file, or a scenario file (names typed)."),
 ):
     """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
     from belief.checker import check
     from belief.explain import explain
+    from belief.scenario import load_domain
     from belief.trace import Trace
 
     try:
-        truth = check(Trace.read(trace), policy=policy)
+        dom, entities = load_domain(domain) if domain is not None else (None, None)
+        truth = check(Trace.read(trace), policy=policy, domain=dom, entities=entities)
         answers = truth.answers(query, at)
         rows = []
         for a in answers:
