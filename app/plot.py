@@ -59,7 +59,7 @@ def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
     groups = ["all"] + template_order({q["template"] for q in rows})
     colours = _colours(kinds)
     width = 0.8 / len(kinds)
-    fig = _new_figure(max(9.0, 1.0 + 0.45 * len(groups) * len(kinds) * 3), 4.4)
+    fig = _new_figure(min(16.0, 1.0 + len(LEVELS) * (0.8 + 0.28 * len(groups) * len(kinds))), 4.4)
     axes = fig.subplots(1, len(LEVELS), sharey=True)
     for ax, order in zip(axes, LEVELS):
         at_order = [q for q in rows if q["order"] == order]

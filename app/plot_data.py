@@ -180,7 +180,12 @@ def _last_json_object(path: Path) -> dict:
 
 
 def load_bench_summary(path: Path) -> BenchSummary:
-    summary = _last_json_object(path)
+    return bench_summary(_last_json_object(path), path)
+
+
+def bench_summary(summary: dict, source="benchmark") -> BenchSummary:
+    """A benchmark's JSON object (e.g. ``household_bench.contract(...)``) as plot input; `source` names it."""
+    path = Path(source)
     by_agent = summary.get("by_agent")
     if not isinstance(by_agent, dict) or not by_agent or not all(isinstance(v, dict) for v in by_agent.values()):
         raise ResultsError(f"{path}: the JSON line has no 'by_agent' object of agents")
@@ -211,5 +216,5 @@ def template_order(templates) -> list[str]:
     return known + sorted(set(templates) - set(known))
 
 
-__all__ = ["BenchSummary", "BombRunRows", "ORDER_NAMES", "ResultsError", "load_bench_summary", "load_bomb_run",
-           "load_results", "read_jsonl", "template_order"]
+__all__ = ["BenchSummary", "BombRunRows", "ORDER_NAMES", "ResultsError", "bench_summary", "load_bench_summary",
+           "load_bomb_run", "load_results", "read_jsonl", "template_order"]
