@@ -107,3 +107,33 @@ def test_shared_samples(gen):
     for q in tree.disagreements():
         e = audit_entry(q)
         assert e["justification"]["text"] and e["note"]
+
+
+@pytest.mark.parametrize("order,ok", [(2, True), ("2", True), (None, True), ("two", False), (1.5, False),
+                                      (-1, False), (True, False), ([2], False)])
+def test_question_order_must_be_a_non_negative_integer(tmp_path, order, ok):
+    item = {"story": ["A entered the r."], "question": "Where is the x really?", "answer": "b"}
+    if order is not None:
+        item["question_order"] = order
+    p = tmp_path / "h.json"
+    p.write_text(json.dumps({"data": [item]}))
+    if ok:
+        assert hitom.read_items(p)[0].order == (int(order) if order is not None else None)
+    else:
+        with pytest.raises(AdapterError, match="question_order must be a non-negative integer"):
+            hitom.read_items(p)
+
+
+@pytest.mark.parametrize("text", ['{"data": []}', "[]", "", "\n\n"])
+def test_an_empty_file_is_an_error_not_a_score_of_zero(tmp_path, text):
+    p = tmp_path / "h.jsonl"
+    p.write_text(text)
+    with pytest.raises(AdapterError, match="no Hi-ToM questions found"):
+        hitom.grade(p)
+
+
+def test_hostile_json_lines_are_adapter_errors_naming_the_line(tmp_path):
+    p = tmp_path / "h.jsonl"
+    p.write_text('{"story": [], "question": "q", "answer": "a"}\n' + "[" * 50_000 + "]" * 50_000 + "\n")
+    with pytest.raises(AdapterError, match="h.jsonl:2: invalid JSON: nested too deeply"):
+        hitom.read_items(p)

@@ -69,3 +69,24 @@ def test_compose_inverts_decompose(f):
     assert compose(*decompose(f)) == f
     assert eval(repr(f), {"Formula": Formula, "Atom": Atom, "Believes": Believes, "Not": Not,
                           "Unsure": Unsure}) == f
+
+
+def _alternating(n: int) -> tuple:
+    return tuple(f"a{i % 2}" for i in range(n))
+
+
+def test_depth_is_capped_when_built_so_equality_pickling_and_printing_never_recurse_deeply():
+    from belief.formula import MAX_DEPTH, FormulaDepthError
+
+    atom = Atom("in", ("x", "y"))
+    deepest = compose(_alternating(MAX_DEPTH), Stance.BELIEVES, atom)
+    assert deepest.depth == MAX_DEPTH
+    twin = compose(_alternating(MAX_DEPTH), Stance.BELIEVES, atom)
+    assert deepest == twin and hash(deepest) == hash(twin)
+    assert pickle.loads(pickle.dumps(deepest)) == deepest
+    assert parse_formula(to_sexpr(deepest)) == deepest and parse_formula(str(deepest)) == deepest
+    with pytest.raises(FormulaDepthError, match="deeper than 256"):
+        Believes("b", compose(_alternating(MAX_DEPTH), Stance.UNSURE, atom))
+    with pytest.raises(FormulaDepthError):  # the constructors check, whatever builds the formula
+        compose(_alternating(20_000), Stance.BELIEVES, atom)
+    assert compose(("a",) * 20_000, Stance.BELIEVES, atom).depth == 1  # repetitions normalise away

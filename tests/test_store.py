@@ -209,3 +209,17 @@ def test_unsure_of_another_value_contradicts_a_functional_belief():
         s.add("Sally BELIEVE marble IN basket")
     s.replace("Sally BELIEVE marble IN basket")  # settles the doubt
     assert [str(f) for f in s.facts(("Sally",))] == ["Sally BELIEVE marble IN basket"]
+
+
+def test_a_fact_deeper_than_the_limit_never_reaches_the_store_and_hostile_json_is_an_error():
+    from belief.formula import MAX_DEPTH
+
+    store = BeliefStore()
+    deep = " BELIEVE ".join(f"a{i % 2}" for i in range(20_000)) + " BELIEVE x IN y"
+    with pytest.raises(BeliefError, match=f"deeper than {MAX_DEPTH}"):
+        store.add(deep)
+    assert len(store) == 0
+    store.add(" BELIEVE ".join(f"a{i % 2}" for i in range(MAX_DEPTH)) + " BELIEVE x IN y")
+    assert len(store.chains()) == MAX_DEPTH + 1  # one node per prefix of the chain
+    with pytest.raises(BeliefError, match="nested too deeply"):
+        BeliefStore.loads("[" * 50_000 + "]" * 50_000)

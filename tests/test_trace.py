@@ -107,3 +107,32 @@ def test_unset_values_survive_a_jsonl_round_trip():
                     effects=[Effect(predicate="present", subject=("bomb1",), value=None)]))
     again = Trace.loads(t.dumps())
     assert [e.model_dump() for e in again] == [e.model_dump() for e in t]
+
+
+@pytest.mark.parametrize("line,phrase", [
+    ('{"kind": "noop", "agent": "A", "x": ' + "[" * 50_000 + "]" * 50_000 + "}", "nested too deeply"),
+    ('{"kind": "noop", "agent": "A", "chapter": ' + "9" * 5000 + "}", "an integer of 5000 digits"),
+    ('{"kind": "noop", "agent": "A", "chapter": NaN}', "NaN"),
+    ('{"kind": "enter", "agents": ["Ali ce"], "room": "r"}', "invalid name 'Ali ce'"),
+    ('{"kind": "enter", "agents": ["A"], "room": ""}', "invalid name ''"),
+    ('{"kind": "move", "agent": "A", "object": "x\\u0000", "to": "b"}', "invalid name"),
+    ('{"kind": "set", "predicate": "p", "subject": "s", "value": "two words"}', "invalid name 'two words'"),
+    ('{"kind": ' + '"k' * 2 + '"}', "invalid JSON"),
+])
+def test_malformed_lines_are_trace_errors_naming_the_line(line, phrase):
+    with pytest.raises(TraceError) as e:
+        Trace.loads('{"schema_version": 1}\n' + line + "\n", source="t.jsonl")
+    assert str(e.value).startswith("t.jsonl:2: ") and phrase in str(e.value)
+    assert len(str(e.value)) < 1000
+
+
+def test_header_meta_must_be_an_object_and_a_bom_is_accepted():
+    with pytest.raises(TraceError, match="meta must be a JSON object, got list"):
+        Trace.loads('{"schema_version": 1, "meta": [1]}\n')
+    with pytest.raises(TraceError, match="nested too deeply"):
+        Trace.loads('{"schema_version": 1, "meta": ' + "[" * 50_000 + "]" * 50_000 + "}\n")
+    with pytest.raises(TraceError, match="meta must be a dict"):
+        Trace(meta="abc")
+    text = sample_trace().dumps()
+    assert Trace.loads("\ufeff" + text).events == sample_trace().events
+    assert Noise(text="free text, with spaces").text.startswith("free")  # only names are restricted

@@ -46,3 +46,29 @@ def test_bad_input_raises_only_belief_errors(text):
     declarations become typed values."""
     with pytest.raises(BeliefError):
         read_document(text) if text.strip().startswith("(") else parse_fact(text)
+
+
+def test_a_formula_deeper_than_the_limit_is_a_syntax_error_at_the_offending_operator():
+    from belief.formula import MAX_DEPTH
+
+    chain = [f"a{i % 2}" for i in range(MAX_DEPTH + 5)]
+    line = " BELIEVE ".join(chain) + " BELIEVE x IN y"
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_readable_document("a IN b\n" + line + "\n", source="f")
+    err = e.value
+    assert (err.line, "deeper than 256" in err.message) == (2, True)
+    assert line[err.column - 1:].startswith("BELIEVE") and line[:err.column - 1].count("BELIEVE") == MAX_DEPTH
+    sexpr = "".join(f"(believes {a} " for a in chain) + "(in x y)" + ")" * len(chain)
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_document("; deep\n" + sexpr)
+    assert e.value.line == 2 and sexpr[e.value.column - 1:].startswith(f"(believes {chain[MAX_DEPTH]}")
+    assert sexpr[:e.value.column - 1].count("(believes") == MAX_DEPTH
+
+
+def test_an_error_in_a_huge_line_shows_a_window_around_the_column():
+    with pytest.raises(BeliefSyntaxError) as e:
+        parse_fact("a IN b " + "x" * 1_000_000)
+    text = str(e.value)
+    assert len(text) < 400 and "..." in text
+    shown, caret = text.splitlines()[1:3]
+    assert caret.index("^") < len(shown) and shown[caret.index("^"):].startswith("x")
