@@ -75,9 +75,10 @@ def inventory_change_events(agent: str, colour: str, before: int, after: int, so
     partner = tuple(a for a in EVERYONE if a != agent)
     return [Possible(agent=agent, observers=EVERYONE, fluents=(f,), source=source),
             Action(name="inventory", agent=agent, effects=(_eff(f, after),), visible_to=(), source=source),
-            # whoever knew the old count knows the new one; the actor sees its blocks, and both know it does
-            Observe(agents=partner, fluents=(f,), given=Condition(fluent=f, values=(str(before),)), source=source),
-            Observe(agents=(agent,), fluents=(f,), witnesses=EVERYONE, source=source)]
+            # the actor sees its blocks, and both know it does; whoever knew the old count knows the new one
+            Observe(agents=(agent,), fluents=(f,), witnesses=EVERYONE, source=source),
+            Observe(agents=partner, fluents=(f,), given=Condition(fluent=f, values=(str(before),)),
+                    witnesses=EVERYONE, source=source)]
 
 
 def move_event(agent: str, name: str, cell, colour, source: str, params: dict) -> Action:
