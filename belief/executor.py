@@ -25,7 +25,8 @@ import multiprocessing
 import os
 import pickle
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from belief.errors import BeliefError
 
@@ -109,18 +110,31 @@ def import_ray():
         raise ExecutorError("the ray executor needs Ray: pip install 'belief[ray]' (or pip install ray)") from None
 
 
-def _run_ray(fn, tasks, workers, address, progress, keep):
+@contextmanager
+def ray_session(workers: int | None = None, address: str | None = None) -> Iterator[Any]:
+    """The ray module with Ray initialised for the duration: started here (on this machine with `workers`
+    CPUs, or joining the cluster at `address`) and shut down at the end, or, when the caller already started
+    one, that session, left running. ExecutorError when Ray is missing or cannot start or connect."""
     ray = import_ray()
-    started = not ray.is_initialized()
-    if started:
-        kwargs = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
-        if address is None and workers is not None:
-            kwargs["num_cpus"] = workers
-        try:
-            ray.init(address=address, **kwargs)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise ExecutorError(f"cannot start or reach Ray{f' at {address}' if address else ''}: {e}") from None
+    if ray.is_initialized():
+        yield ray
+        return
+    kwargs = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    if address is None and workers is not None:
+        kwargs["num_cpus"] = workers
     try:
+        ray.init(address=address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+        raise ExecutorError(f"cannot start or reach Ray{f' at {address}' if address else ''}: "
+                            f"{' '.join(str(e).split())}") from None
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _run_ray(fn, tasks, workers, address, progress, keep):
+    with ray_session(workers, address) as ray:
         remote = ray.remote(_call)
         fn_ref = ray.put(fn)
         refs = [remote.remote(fn_ref, task) for task in tasks]
@@ -141,9 +155,6 @@ def _run_ray(fn, tasks, workers, address, progress, keep):
                 if keep:
                     results[i] = result
         return results if keep else []
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def run_tasks(fn: Callable[[Any], Any], tasks: Sequence, executor: str = "local", workers: int | None = None,
@@ -184,4 +195,5 @@ def run_sharded(fn: Callable[[list], list], items: Sequence, executor: str = "lo
     return [x for part in parts for x in part]
 
 
-__all__ = ["EXECUTORS", "ExecutorError", "TaskError", "import_ray", "run_sharded", "run_tasks", "shards"]
+__all__ = ["EXECUTORS", "ExecutorError", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
+           "shards"]

@@ -6,6 +6,7 @@ JSON object.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -121,7 +122,7 @@ def run_bomb(
     from belief.app.bomb_run import open_bomb_run, play_run
     from belief.app.bomb_runner import BombConfig
     from belief.app.progress import progress_bar
-    from belief.executor import EXECUTORS, import_ray
+    from belief.executor import EXECUTORS, ray_session
     from belief.run_manifest import RunManifest
 
     team = _team(agents)
@@ -137,9 +138,10 @@ def run_bomb(
         if executor != "serial" and _given(ctx, "executor"):
             _fail("llm agents share one client in this process: use --executor serial (their default)", 2)
         executor = "serial"
+    session = contextlib.ExitStack()
     try:
-        if executor == "ray":
-            import_ray()  # before anything is written
+        if executor == "ray":  # started (or joined) before anything is written
+            session.enter_context(ray_session(workers, address))
         if resume is not None:
             options = RunManifest.read(resume).options
             _check_resume_options(ctx, options, {"agents": team, "episodes": episodes, "seed": seed,
@@ -149,8 +151,10 @@ def run_bomb(
             config = BombConfig(agents=tuple(team), random_maps=random_maps, max_rounds=max_rounds)
             manifest = open_bomb_run(out_dir, config, seed, episodes, force=force)
     except BeliefError as e:
+        session.close()
         _fail(str(e))
     except OSError as e:
+        session.close()
         _fail(f"cannot write the run directory: {e}")
     team = list(manifest.options["agents"])
     if "llm" in team:
@@ -159,7 +163,7 @@ def run_bomb(
         configure(base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries,
                   verify=verify, tom="llm" if llm_tom else "off")
     try:
-        with progress_bar("bomb episodes", total=len(manifest.pending()), enabled=progress) as bar:
+        with session, progress_bar("bomb episodes", total=len(manifest.pending()), enabled=progress) as bar:
             run = play_run(manifest, executor=executor, workers=workers, address=address, progress=bar.on_task_done)
     except BeliefError as e:
         _fail(str(e))
