@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import secrets
 from pathlib import Path
 
 import matplotlib
@@ -25,6 +23,7 @@ from matplotlib.transforms import ScaledTranslation
 
 from belief.app.plot_data import BenchSummary, BombRunRows, ResultsError, template_order
 from belief.grading import LEVEL_TITLES, LEVELS
+from belief.outputs import atomic_write_bytes, check_outputs
 from belief.stats import mean_ci95
 
 FIGURES = ("tom", "transport", "rounds")
@@ -216,39 +215,39 @@ def draw(results: list, figure: str | None = None) -> Figure:
     raise ResultsError(f"unknown figure {figure!r}; expected one of {', '.join(FIGURES)}")
 
 
-def check_output_path(path, force: bool = False) -> Path:
+class UnsupportedFormatError(ResultsError):
+    """An output name whose suffix is not a format the figures are written in."""
+
+
+def check_output_path(path, force: bool = False, inputs=()) -> Path:
+    """Before any drawing: a supported suffix; not an input; not an existing file unless `force`."""
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
-        raise ResultsError(f"{path}: unsupported file type {path.suffix or '(none)'!r}; use "
-                           f"{', '.join(FORMATS)}")
-    if path.exists() and not force:
-        raise ResultsError(f"{path} exists; use --force to overwrite it")
-    if not path.parent.is_dir():
-        raise ResultsError(f"{path.parent}: no such directory")
+        raise UnsupportedFormatError(f"{path}: unsupported file type {path.suffix or '(none)'!r}; use "
+                                     f"{', '.join(FORMATS)}")
+    check_outputs({"--out": path}, inputs=inputs, force=force)
     return path
 
 
-def save_figure(fig: Figure, path, force: bool = False) -> Path:
-    """Write `fig` atomically (temporary file, then rename); SVG keeps its text as text."""
-    path = check_output_path(path, force)
-    fmt = path.suffix.lower().lstrip(".")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(tmp, "xb") as f, matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "belief"}):
-            fig.savefig(f, format=fmt, metadata={"Date": None} if fmt in ("svg", "pdf") else None)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def figure_bytes(fig: Figure, fmt: str) -> bytes:
+    """The figure as PNG, SVG (text kept as text, no date, stable ids) or PDF (no date)."""
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "belief"}):
+        fig.savefig(buf, format=fmt, metadata={"Date": None} if fmt in ("svg", "pdf") else None)
+    return buf.getvalue()
+
+
+def save_figure(fig: Figure, path, force: bool = False, inputs=()) -> Path:
+    """Write `fig` atomically, in the format its suffix names."""
+    path = check_output_path(path, force, inputs)
+    atomic_write_bytes(path, figure_bytes(fig, path.suffix.lower().lstrip(".")))
     return path
 
 
 def png_bytes(fig: Figure) -> bytes:
     """The figure as PNG (for notebooks: ``IPython.display.Image(png_bytes(fig))``)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return figure_bytes(fig, "png")
 
 
-__all__ = ["FIGURES", "FORMATS", "check_output_path", "default_figure", "draw", "png_bytes", "rounds_figure",
-           "save_figure", "tom_accuracy_figure", "transport_figure"]
+__all__ = ["FIGURES", "FORMATS", "UnsupportedFormatError", "check_output_path", "default_figure", "draw",
+           "figure_bytes", "png_bytes", "rounds_figure", "save_figure", "tom_accuracy_figure", "transport_figure"]

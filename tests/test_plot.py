@@ -196,8 +196,8 @@ def _plot(*args):
     return runner.invoke(app, ["plot", *map(str, args)])
 
 
-def _one_error(result) -> str:
-    assert result.exit_code != 0
+def _one_error(result, code: int = 1) -> str:
+    assert result.exit_code == code, (result.exit_code, result.output)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     assert "Traceback" not in result.output
@@ -220,7 +220,7 @@ def test_cli_writes_png_and_svg_and_refuses_to_overwrite(bomb_runs, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rounds.svg", "tom.png"]  # no temporary files left
 
 
-@pytest.mark.parametrize("case", ["suffix", "missing", "mixed", "figure", "wrong-figure", "no-json"])
+@pytest.mark.parametrize("case", ["suffix", "missing", "mixed", "figure", "wrong-figure", "no-json", "input"])
 def test_cli_bad_input_is_one_error_line_and_writes_nothing(case, tmp_path):
     run = _flat_run(tmp_path / "run", {"belief": True})
     transport = _transport_summary(tmp_path)
@@ -232,9 +232,16 @@ def test_cli_bad_input_is_one_error_line_and_writes_nothing(case, tmp_path):
             "mixed": [run, transport, "--out", out],
             "figure": [run, "--figure", "pie", "--out", out],
             "wrong-figure": [transport, "--figure", "tom", "--out", out],
-            "no-json": [bad, "--out", out]}[case]
-    _one_error(_plot(*args))
-    assert not out.exists() and not (tmp_path / "fig.jpeg2").exists()
+            "no-json": [bad, "--out", out],
+            "input": [bad, "--out", bad.with_suffix(".png"), "--force"]}[case]  # refused even with --force
+    bad.with_suffix(".png").write_bytes(b"an input, not a figure")
+    if case == "input":
+        args[0] = bad.with_suffix(".png")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    message = _one_error(_plot(*args), 2 if case in ("suffix", "figure") else 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written, nothing left behind
+    assert {"suffix": "unsupported file type", "missing": "no such file", "mixed": "mix", "figure": "--figure",
+            "wrong-figure": "tom figure", "no-json": "no JSON object", "input": "input of this command"}[case] in message
 
 
 def test_results_errors_name_the_file(tmp_path):
