@@ -196,6 +196,7 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
     e, m, qs, answers = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
     if out is not None:
         out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
         names = episode_files(seed)
         rows = question_rows(seed, m["agents"], qs, answers)
         texts = {"trace": e.trace.dumps(), "questions": jsonl_text(rows), "answers": jsonl_text(answers)}

@@ -46,9 +46,13 @@ class ProgressBar:
             self._progress.update(self._task, completed=t.total if t.total is not None else t.completed)
         self._task = self._progress.add_task(description, total=total)
 
-    def advance(self, n: float = 1) -> None:
-        if self._progress is not None:
-            self._progress.advance(self._task, n)
+    def advance(self, n: float = 1, description: str | None = None) -> None:
+        """Count `n` more done; `description` replaces the line's label (e.g. the item just finished)."""
+        if self._progress is None:
+            return
+        if description is not None:
+            self._progress.update(self._task, description=description)
+        self._progress.advance(self._task, n)
 
     def on_task_done(self, index: int, result: Any) -> None:  # belief.executor.run_tasks's callback
         self.advance()

@@ -33,13 +33,13 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 from belief.agents.transport_baselines import AGENT_TYPES, SOLO
 from belief.agents.transport_beliefs import snapshot
 from belief.agents.transport_cobel import make_agents
 from belief.envs import transport_v0
 from belief.envs import transport_world as tw
+from belief.executor import run_tasks
 from belief.stats import mean_ci95, ordering, paired_diff_ci95
 
 DEFAULT_AGENTS = ("cobel", "coela", "silent", "rhp", "rhp_alone")
@@ -176,10 +176,12 @@ def _job(args):
 
 
 def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, workers: int | None = None,
-          progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None) -> dict:
+          progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None,
+          executor: str = "local", address: str | None = None) -> dict:
     """Every agent type on the same worlds: the fixed ``episodes`` (indices; default all 24) or, with
     ``worlds``, that many generated worlds from ``seed``. ``llm`` (LLM mode for ``cobel``) runs every
-    episode in this process: one client, one usage account. ``progress(row)`` is called per episode."""
+    episode in this process: one client, one usage account. ``progress(row)`` is called per episode.
+    Other episodes run on `executor` (:func:`belief.executor.run_tasks`: local, serial or ray)."""
     if worlds is not None:
         seeds, kind_of_world = tw.bench_world_seeds(worlds, seed), "generated"
     else:
@@ -187,23 +189,16 @@ def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, work
         kind_of_world = "fixed"
     jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps}, s)
             for s in seeds for kind in agents]
-    workers = 1 if llm is not None else (workers or min(2, os.cpu_count() or 1))
     results = []
-    if workers <= 1:
+    if llm is not None:
         for config, s in jobs:
-            if llm is not None:
-                world = s if kind_of_world == "fixed" else ("gen", s)
-                results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps))
-            else:
-                results.append(play_episode(config, s))
+            world = s if kind_of_world == "fixed" else ("gen", s)
+            results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps))
             if progress:
                 progress(results[-1])
     else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            for r in ex.map(_job, jobs, chunksize=1):
-                results.append(r)
-                if progress:
-                    progress(r)
+        results = run_tasks(_job, jobs, executor, workers or min(2, os.cpu_count() or 1), address,
+                            progress=(lambda i, r: progress(r)) if progress else None)
     summary = summarise(results, len(seeds))
     summary["worlds"] = kind_of_world
     if llm is not None:

@@ -26,6 +26,7 @@ import os
 import pickle
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from belief.errors import BeliefError
@@ -52,6 +53,17 @@ def _call(fn, task):
             kind = TaskError if isinstance(e, BeliefError) else RuntimeError
             raise kind(str(e)) from None
         raise
+
+
+@dataclass(frozen=True)
+class Star:
+    """``Star(f)((a, b)) == f(a, b)``: a function of several arguments as a function of one task tuple
+    (picklable when `f` is), e.g. ``run_tasks(Star(play_episode), [(config, seed), ...])``."""
+
+    fn: Callable
+
+    def __call__(self, task):
+        return self.fn(*task)
 
 
 def _check(executor: str, workers: int | None, address: str | None) -> None:
@@ -195,5 +207,5 @@ def run_sharded(fn: Callable[[list], list], items: Sequence, executor: str = "lo
     return [x for part in parts for x in part]
 
 
-__all__ = ["EXECUTORS", "ExecutorError", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
+__all__ = ["EXECUTORS", "ExecutorError", "Star", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
            "shards"]

@@ -31,9 +31,8 @@ class OutputExistsError(BeliefError):
 
 
 def atomic_write_bytes(path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file and a rename; the folder is created if needed."""
+    """Write `data` to `path` through a temporary file and a rename (the folder must exist)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -64,6 +63,33 @@ def refuse_existing(paths: Iterable, force: bool, *, hint: str = "--force") -> N
     for p in paths:
         if p is not None and Path(p).exists():
             raise OutputExistsError(f"{p} exists; pass {hint} to overwrite it")
+
+
+class OutputConflictError(BeliefError):
+    """An output that names one of the command's inputs or another of its outputs."""
+
+
+class OutputPathError(BeliefError):
+    """An output that cannot be written where it is asked for (no such folder, a folder in its place)."""
+
+
+def check_outputs(outputs: dict, inputs: Iterable = (), force: bool = False) -> None:
+    """Before a command does any work: no output (``{option: path or None}``) may name an input or another
+    output (OutputConflictError, even with `force`), nor exist unless `force` (OutputExistsError)."""
+    given = [(flag, p) for flag, p in outputs.items() if p is not None]
+    sources = [p for p in inputs if p is not None]
+    for i, (flag, path) in enumerate(given):
+        for other_flag, other in given[:i]:
+            if same_file(path, other):
+                raise OutputConflictError(f"{other_flag} and {flag} name the same file {path}")
+        for source in sources:
+            if same_file(path, source):
+                raise OutputConflictError(f"{flag} {path} is an input of this command; choose another file")
+        if Path(path).is_dir():
+            raise OutputPathError(f"{flag} {path} is a directory")
+        if not Path(path).parent.is_dir():
+            raise OutputPathError(f"{flag} {path}: no directory {Path(path).parent}")
+        refuse_existing([path], force)
 
 
 def same_file(a, b) -> bool:
@@ -145,6 +171,6 @@ def trace_is_complete(path) -> bool:
     return trace_completeness(path) is None
 
 
-__all__ = ["TEMP_SUFFIX", "OutputExistsError", "atomic_write_bytes", "atomic_write_text", "remove_stale_temps", "refuse_existing", "same_file",
+__all__ = ["TEMP_SUFFIX", "OutputExistsError", "OutputConflictError", "OutputPathError", "check_outputs", "atomic_write_bytes", "atomic_write_text", "remove_stale_temps", "refuse_existing", "same_file",
            "sha256_file", "sha256_text", "jsonl_text", "csv_text", "write_jsonl", "write_csv",
            "trace_completeness", "trace_is_complete"]

@@ -1,9 +1,14 @@
 """Command-line options shared by the commands that run many episodes or shards: where they run
-(``--executor``, ``--workers``, ``--address``), the progress bar, and overwriting outputs (``--force``)."""
+(``--executor``, ``--workers``, ``--address``), the progress bar, and overwriting outputs (``--force``,
+checked by :func:`refuse_bad_outputs`)."""
+
+import sys
 
 import typer
 
+from belief.errors import BeliefError
 from belief.executor import EXECUTORS
+from belief.outputs import OutputConflictError, check_outputs
 
 EXECUTOR = typer.Option("local", "--executor", help=f"{' | '.join(EXECUTORS)}: a local process pool (default), "
                         "this process only, or Ray (pip install 'belief[ray]'); results are identical")
@@ -14,3 +19,13 @@ PROGRESS = typer.Option(True, "--progress/--no-progress", help="progress bar wit
                         "when stderr is a terminal)")
 FORCE = typer.Option(False, "--force", help="overwrite existing outputs (a run directory: remove the files its "
                      "manifest lists first)")
+
+
+def refuse_bad_outputs(outputs: dict, inputs=(), force: bool = False) -> None:
+    """Exit with one ``error:`` line (2: an output names an input or another output; 1: it exists without
+    --force, or cannot be written there) before the command does any work."""
+    try:
+        check_outputs(outputs, inputs, force)
+    except BeliefError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise typer.Exit(2 if isinstance(e, OutputConflictError) else 1)

@@ -46,25 +46,6 @@ def _table(title: str, summary: dict, breakdowns: list[tuple[str, str]]) -> Tabl
     return t
 
 
-def _check_outputs(inputs, outputs: dict, force: bool) -> None:
-    """Before any work: an output must not be an input (even with --force) or another output, nor exist
-    without --force."""
-    from belief.outputs import refuse_existing, same_file
-
-    given = [(flag, path) for flag, path in outputs.items() if path is not None]
-    for i, (flag, path) in enumerate(given):
-        for other_flag, other in given[:i]:
-            if same_file(path, other):
-                _fail(f"{other_flag} and {flag} name the same file {path}", 2)
-        for source in inputs:
-            if source is not None and same_file(path, source):
-                _fail(f"{flag} {path} is an input of this command; choose another file", 2)
-        try:
-            refuse_existing([path], force)
-        except BeliefError as e:
-            _fail(str(e))
-
-
 #: questions per shard: grading runs at ~25,000 questions/s in one process, so smaller shards would not pay
 #: for starting worker processes (a file below this size is graded in one task)
 MIN_SHARD = 20_000
@@ -132,7 +113,7 @@ def tomi_cmd(
         _fail(f"{stories}: no such file")
     if trace is not None and not trace.exists():
         _fail(f"{trace}: no such file")
-    _check_outputs([stories, trace], {"--predictions": predictions, "--audit": audit}, force)
+    run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [stories, trace], force)
     try:
         examples = tomi.read_examples(stories, trace)
         graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
@@ -162,7 +143,7 @@ def hitom_cmd(
 
     if not path.exists():
         _fail(f"{path}: no such file or directory")
-    _check_outputs([path], {"--predictions": predictions, "--audit": audit}, force)
+    run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [path], force)
     try:
         graded = _grade_sharded(functools.partial(hitom.grade_items, policy=policy), hitom.read_items(path),
                                 executor, workers, address, progress)

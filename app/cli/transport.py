@@ -19,9 +19,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belief.app.cli import llm_options
+from belief.app.cli import llm_options, run_options
 from belief.app.cli.app import bench_app, run_app
+from belief.app.progress import progress_bar
+from belief.errors import BeliefError
+from belief.executor import EXECUTORS
 from belief.llm_client import LLMError
+from belief.outputs import atomic_write_text
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -119,11 +123,14 @@ def bench_transport(
     worlds: Optional[int] = typer.Option(None, "--worlds", min=2, help="play N generated worlds instead of the fixed 24"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the generated worlds (with --worlds)"),
     as_json: bool = typer.Option(False, "--json", help="only the JSON line on stdout (no table)"),
-    no_progress: bool = typer.Option(False, "--no-progress", help="no progress bar on stderr"),
+    progress: bool = run_options.PROGRESS,
     plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
     planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy"),
-    workers: int = typer.Option(2, "--workers", min=1, help="episode processes"),
+    executor: str = run_options.EXECUTOR,
+    workers: int = typer.Option(2, "--workers", min=1, help="episode processes (local) or CPUs (ray)"),
+    address: Optional[str] = run_options.ADDRESS,
     results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+    force: bool = run_options.FORCE,
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (one process; see --llm-parts)"),
     base_url: Optional[str] = llm_options.BASE_URL,
     model: Optional[str] = llm_options.MODEL,
@@ -148,25 +155,26 @@ def bench_transport(
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
     if plot is not None:
         _check_plot_path(plot)
+    if executor not in EXECUTORS:
+        _fail(f"--executor must be one of {', '.join(EXECUTORS)} (got {executor!r})")
+    run_options.refuse_bad_outputs({"--plot": plot, "--results": results}, (), force)
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     total = (worlds if worlds is not None else len(eps)) * len(kinds)
-    with _progress(no_progress) as bar:
-        task = bar.add_task("transport episodes", total=total)
-
-        def progress(r):
-            bar.update(task, advance=1, description=f"{r['agent']} {r['name']}")
-
+    with progress_bar("transport episodes", total=total, enabled=progress) as bar:
         try:
             summary = bench(None if worlds is not None else eps, kinds, planner=planner, workers=workers,
-                            progress=progress, llm=mode, worlds=worlds, seed=seed)
+                            progress=lambda r: bar.advance(description=f"{r['agent']} {r['name']}"), llm=mode,
+                            worlds=worlds, seed=seed, executor=executor, address=address)
         except LLMError as e:  # only LLM mode raises these (an endpoint that never answered)
+            _fail(" ".join(str(e).split()), 1)
+        except BeliefError as e:  # the executor: Ray missing or unreachable
             _fail(" ".join(str(e).split()), 1)
     if not as_json:
         out.print(_table(summary))
     if mode is not None and not as_json:
         out.print(_llm_table(summary["llm"]))
     for path, write in ((plot, lambda p: draw(summary, str(p))),
-                        (results, lambda p: p.write_text(json.dumps(summary["results"], indent=1), encoding="utf-8"))):
+                        (results, lambda p: atomic_write_text(p, json.dumps(summary["results"], indent=1)))):
         if path is None:
             continue
         try:
@@ -176,16 +184,6 @@ def bench_transport(
     if plot is not None and not as_json:
         out.print(f"plot: {plot}")
     print(to_json_line(summary))
-
-
-def _progress(disabled: bool):
-    """A rich progress bar with ETA on stderr (quiet when stderr is not a terminal or with --no-progress)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
-        TimeRemainingColumn
-
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("ETA"), TimeRemainingColumn(), console=err,
-                    disable=disabled or not err.is_terminal)
 
 
 @run_app.command("transport")
@@ -198,6 +196,7 @@ def run_transport(
     planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
     trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    force: bool = run_options.FORCE,
     max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
     base_url: Optional[str] = llm_options.BASE_URL,
@@ -216,6 +215,7 @@ def run_transport(
     from belief.agents.transport_planner import ENGINES
     if planner is not None and planner not in ENGINES:
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
+    run_options.refuse_bad_outputs({"--trace": trace}, (), force)
     mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
     try:
         world = episode if world_seed is None else ("gen", world_seed)
