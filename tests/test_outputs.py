@@ -7,8 +7,9 @@ import os
 import pytest
 
 from belief.errors import TraceError
-from belief.outputs import (TEMP_SUFFIX, OutputExistsError, atomic_write_text, csv_text, jsonl_text,
-                            refuse_existing, remove_stale_temps, same_file, trace_completeness, trace_is_complete)
+from belief.outputs import (TEMP_SUFFIX, OutputConflictError, OutputExistsError, OutputPathError, atomic_write_text,
+                            check_outputs, csv_text, jsonl_text, refuse_existing, remove_stale_temps, same_file,
+                            trace_completeness, trace_is_complete)
 from belief.trace import Enter, Move, Trace
 
 
@@ -18,11 +19,13 @@ def _trace() -> Trace:
 
 
 def test_atomic_write_replaces_whole_files_and_leaves_no_temporary(tmp_path):
-    p = tmp_path / "sub" / "out.txt"
+    p = tmp_path / "out.txt"
     atomic_write_text(p, "first\n")
     atomic_write_text(p, "second\n")
     assert p.read_text() == "second\n"
     assert sorted(x.name for x in p.parent.iterdir()) == ["out.txt"]
+    with pytest.raises(FileNotFoundError):  # the folder must exist: commands check outputs before working
+        atomic_write_text(tmp_path / "no" / "such.txt", "x")
 
 
 def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
@@ -111,3 +114,21 @@ def test_a_lying_or_misplaced_end_marker_is_a_trace_error(tmp_path):
     p = tmp_path / "t.jsonl"
     p.write_text("\n".join(lines[:2] + ['{"end": {"events": 7}}']) + "\n")
     assert "malformed" in trace_completeness(p)
+
+
+def test_check_outputs_before_any_work(tmp_path):
+    src, out = tmp_path / "in.txt", tmp_path / "out.jsonl"
+    src.write_text("data")
+    check_outputs({"--out": out, "--other": None}, [src])
+    with pytest.raises(OutputConflictError, match="--out .* is an input"):
+        check_outputs({"--out": tmp_path / "." / "in.txt"}, [src], force=True)
+    with pytest.raises(OutputConflictError, match="--a and --b name the same file"):
+        check_outputs({"--a": out, "--b": out})
+    with pytest.raises(OutputPathError, match="no directory"):
+        check_outputs({"--out": tmp_path / "missing" / "x.csv"})
+    with pytest.raises(OutputPathError, match="is a directory"):
+        check_outputs({"--out": tmp_path}, force=True)
+    out.write_text("old")
+    with pytest.raises(OutputExistsError):
+        check_outputs({"--out": out})
+    check_outputs({"--out": out}, force=True)
