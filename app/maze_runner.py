@@ -1,0 +1,113 @@
+"""Play CollabCapture / CollabEscape episodes: one episode is a pure, picklable function of (config, seed)
+returning a plain dict (figures, ToM accuracy of the players' own answers, JP agreement).
+
+Every ``ask_every`` rounds (before Alice acts) each active player is asked three ToM questions about its
+partner (:func:`belief.envs.coordqa.tom_questions`), answered from its private trace and graded against the
+checker on the global trace (:func:`belief.grading.grade_trace`); the JP question's gold (BFS planner) is
+compared with the action the player then takes (``jp_agreement``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Optional
+
+from belief.agents.maze_baseline import CaptureBaselineAgent, EscapeBaselineAgent
+from belief.agents.maze_belief import CaptureBeliefAgent, EscapeBeliefAgent
+from belief.envs import capture_v0, escape_v0
+from belief.envs.coordqa import plan_questions, tom_questions
+from belief.envs.maze_env import PLAYERS
+from belief.envs.maze_world import ACTION_NAMES
+from belief.errors import BeliefError
+from belief.grading import LEVELS, grade_trace
+
+GAMES = {"capture": (capture_v0.raw_env, {"belief": CaptureBeliefAgent, "baseline": CaptureBaselineAgent}),
+         "escape": (escape_v0.raw_env, {"belief": EscapeBeliefAgent, "baseline": EscapeBaselineAgent})}
+AGENT_KINDS = ("belief", "baseline")
+
+
+@dataclass(frozen=True)
+class MazeConfig:
+    game: str = "capture"
+    agents: str = "belief"             # one kind for both players
+    ask_every: int = 3                 # rounds between question moments (0: no questions)
+    max_rounds: Optional[int] = None   # default: the game's own
+
+
+def make_agents(config: MazeConfig, e, seed) -> dict:
+    if config.game not in GAMES:
+        raise BeliefError(f"unknown maze game {config.game!r}; expected one of {', '.join(GAMES)}")
+    kinds = GAMES[config.game][1]
+    if config.agents not in kinds:
+        raise BeliefError(f"unknown agent kind {config.agents!r}; expected one of {', '.join(kinds)}")
+    layout = e.layout_meta()
+    a, b = PLAYERS
+    cls = kinds[config.agents]
+    extra = {"seed": seed} if config.agents == "baseline" else {}
+    return {a: cls(a, b, e.adversary, layout, **extra), b: cls(b, a, e.adversary, layout, **extra)}
+
+
+def snapshot(e, game: str) -> dict:
+    """The state the CoordinationQA questions are about (the maze copied, plus the escape extras)."""
+    state = {"game": game, "adversary": e.adversary, "maze": e.maze.copy()}
+    if game == "escape":
+        state.update(generator=e.generator_room, exit=e.exit_room, gate_open=e.gate_open)
+    return state
+
+
+def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
+    """One seeded episode; with ``keep`` also the global trace and the questions (``_trace``, ``_tom``,
+    ``_plan``)."""
+    env_cls = GAMES.get(config.game, (None,))[0]
+    if env_cls is None:
+        raise BeliefError(f"unknown maze game {config.game!r}; expected one of {', '.join(GAMES)}")
+    e = env_cls(seed=seed, max_rounds=config.max_rounds)
+    agents = make_agents(config, e, seed)
+    rng = random.Random(f"coordqa:{config.game}:{seed}")
+    tom, answers, plans, jp_hits, jp_total = [], [], [], 0, 0
+    asked_rounds: set = set()
+    for name, ag in agents.items():
+        ag.perceive(e.take_perceived(name))
+    while e.agents:
+        name = e.agent_selection
+        if e.terminations[name] or e.truncations[name]:
+            e.step(None)
+            continue
+        ag, view, mask = agents[name], e.infos[name]["obs"], e.infos[name]["action_mask"]
+        jp_gold = None
+        if config.ask_every and e.round % config.ask_every == 0 and e.round not in asked_rounds and name == PLAYERS[0]:
+            asked_rounds.add(e.round)
+            state, t = snapshot(e, config.game), len(e.trace) - 1
+            for p in PLAYERS:
+                if not e.active(p):
+                    continue
+                partner = next(x for x in PLAYERS if x != p)
+                for q in tom_questions(state, p, partner, t, f"r{e.round}-{p}", rng):
+                    tom.append(q)
+                    answers.append({"id": q.id, "answer": agents[p].answer(q.to_json())})
+                plans += plan_questions(state, p, t, e.round, f"r{e.round}-{p}", rng)
+            jp_gold = next((q.gold for q in plans if q.kind == "JP" and q.agent == name and q.time == t), None)
+        e.tell(ag.message(view))
+        action = ag.act(view, mask)
+        if jp_gold is not None:
+            jp_total += 1
+            jp_hits += ACTION_NAMES[action] in jp_gold
+        before = e.round
+        e.step(action)
+        for p, other in agents.items():
+            if e.round != before:
+                other.new_round()
+            other.perceive(e.take_perceived(p))
+    out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "questions": len(tom),
+           "jp_agreement": jp_hits / jp_total if jp_total else None}
+    if tom:
+        rep = grade_trace(e.trace, tom, answers)
+        out["tom_correct"] = {lvl: sum(r["correct"] for r in rep.rows if r["level"] == lvl) for lvl in LEVELS}
+        out["tom_total"] = {lvl: sum(1 for r in rep.rows if r["level"] == lvl) for lvl in LEVELS}
+    if keep:
+        out.update(_trace=e.trace, _tom=tom, _answers=answers, _plan=plans)
+    return out
+
+
+__all__ = ["MazeConfig", "play_episode", "make_agents", "snapshot", "GAMES", "AGENT_KINDS"]
