@@ -24,10 +24,9 @@ the interval supports (``<``, ``>``, or ``~`` when it includes zero).
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
-
 from belief.agents.household_team import AGENT_KINDS, make_team, team_size
 from belief.envs import household_v0
+from belief.executor import Star, run_tasks
 from belief.stats import mean_ci95, ordering, paired_diff_ci95
 
 
@@ -105,24 +104,14 @@ def summarise(results: list) -> dict:
 
 
 def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2, progress=None,
-          config: dict | None = None) -> tuple[dict, list]:
+          config: dict | None = None, executor: str = "local", address: str | None = None) -> tuple[dict, list]:
     """Every kind on seeds ``seed .. seed+episodes-1``; ``(summary, per-episode results)``.
 
+    Episodes run on `executor` (:func:`belief.executor.run_tasks`: local, serial or ray);
     ``progress(result)`` is called as each episode finishes (in completion order)."""
     jobs = [({**(config or {}), "agent": k}, s) for k in kinds for s in range(seed, seed + episodes)]
-    results = []
-    if workers <= 1:
-        for cfg, s in jobs:
-            results.append(play_episode(cfg, s))
-            if progress:
-                progress(results[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            futures = [ex.submit(play_episode, cfg, s) for cfg, s in jobs]
-            for fut in as_completed(futures):
-                results.append(fut.result())
-                if progress:
-                    progress(results[-1])
+    results = run_tasks(Star(play_episode), jobs, executor, workers, address,
+                        progress=(lambda i, r: progress(r)) if progress else None)
     order = {k: i for i, k in enumerate(kinds)}
     results.sort(key=lambda r: (order[r["agent"]], r["seed"]))
     return summarise(results), results

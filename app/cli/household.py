@@ -14,11 +14,15 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
 from belief.app.household_bench import AGENT_KINDS, bench, contract, play_episode
+from belief.app.progress import progress_bar
+from belief.errors import BeliefError
+from belief.executor import EXECUTORS
+from belief.outputs import atomic_write_text
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -71,10 +75,13 @@ def bench_household(
     episodes: int = typer.Option(50, "--episodes", help="episodes per agent kind (seeds seed..seed+N-1)"),
     seed: int = typer.Option(0, "--seed", help="first seed"),
     agents: str = typer.Option(",".join(AGENT_KINDS), "--agents", help="comma-separated: " + ", ".join(AGENT_KINDS)),
-    workers: int = typer.Option(2, "--workers", help="episode processes"),
+    executor: str = run_options.EXECUTOR,
+    workers: int = typer.Option(2, "--workers", help="episode processes (local) or CPUs (ray)"),
+    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = typer.Option(False, "--json", help="print the contract JSON object as the last line"),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr (TTY only)"),
+    progress: bool = run_options.PROGRESS,
     results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+    force: bool = run_options.FORCE,
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
     kinds = _kinds(agents)
@@ -82,13 +89,18 @@ def bench_household(
         _fail(f"--episodes must be at least 1, got {episodes}")
     if workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
-    columns = (TextColumn("household"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*columns, console=err, disable=not (progress and err.is_terminal), transient=True) as bar:
-        task = bar.add_task("episodes", total=episodes * len(kinds))
-        summary, rows = bench(kinds, episodes, seed, workers, progress=lambda r: bar.advance(task))
+    if executor not in EXECUTORS:
+        _fail(f"--executor must be one of {', '.join(EXECUTORS)} (got {executor!r})")
+    run_options.refuse_bad_outputs({"--results": results}, (), force)
+    with progress_bar("household episodes", total=episodes * len(kinds), enabled=progress) as bar:
+        try:
+            summary, rows = bench(kinds, episodes, seed, workers, progress=lambda r: bar.advance(),
+                                  executor=executor, address=address)
+        except BeliefError as e:  # the executor: Ray missing or unreachable
+            _fail(" ".join(str(e).split()), 1)
     if results is not None:
         try:
-            results.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+            atomic_write_text(results, json.dumps(rows, indent=1))
         except OSError as e:
             _fail(f"cannot write {results}: {e}", 1)
     out.print(_table(summary))
@@ -104,11 +116,14 @@ def run_household(
     agents: str = typer.Option("cobel", "--agents", help=" | ".join(AGENT_KINDS)),
     trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    force: bool = run_options.FORCE,
 ):
     """Play one household_v0 episode and print its figures."""
     kinds = _kinds(agents)
     if len(kinds) != 1:
         _fail("--agents takes one agent kind here")
+    if trace is not None and trace.exists() and not force:
+        _fail(f"{trace} exists; pass --force to overwrite it", 1)
     if trace is not None and not trace.parent.is_dir():
         _fail(f"cannot write the trace {trace}: no directory {trace.parent}", 1)
     try:
