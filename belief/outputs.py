@@ -1,8 +1,8 @@
 """Output files that survive crashes and never clobber what they should not.
 
-* :func:`atomic_write_text` / :func:`atomic_write_bytes`: a temporary file in the target's folder, flushed
-  and fsynced, then renamed over the target (``os.replace``), so a reader (or a run killed with ``kill -9``)
-  sees the old file or the new one, never half of one.
+* :func:`atomic_write_text` / :func:`atomic_write_bytes` (from :mod:`belief.atomic_files`): a temporary file
+  in the target's folder, flushed and fsynced, then renamed over the target, so a reader (or a run killed with
+  ``kill -9``) sees the old file or the new one, never half of one.
 * :func:`refuse_existing`: no command overwrites an existing output without ``force``.
 * :func:`write_jsonl` / :func:`write_csv`: flat result tables (one row per question or episode), atomically.
 * :func:`trace_completeness`: is a written trace whole (ends with its end marker) or cut short?
@@ -15,45 +15,16 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from belief.atomic_files import TEMP_SUFFIX, atomic_write_bytes, atomic_write_text, remove_stale_temps
 from belief.errors import BeliefError, TraceError
 from belief.trace import Trace
 
 
-TEMP_SUFFIX = ".belief-tmp"  # the temporary files of atomic writes (left behind only by a killed process)
-
-
 class OutputExistsError(BeliefError):
     """An output file or folder exists and the caller did not ask to overwrite it."""
-
-
-def atomic_write_bytes(path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file and a rename (the folder must exist)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def atomic_write_text(path, text: str) -> Path:
-    return atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def remove_stale_temps(directory) -> None:
-    """Delete the temporary files that killed atomic writes left in `directory` (only ours: TEMP_SUFFIX)."""
-    for tmp in Path(directory).glob(f".*{TEMP_SUFFIX}"):
-        tmp.unlink(missing_ok=True)
 
 
 def refuse_existing(paths: Iterable, force: bool, *, hint: str = "--force") -> None:

@@ -38,6 +38,7 @@ from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from belief.atomic_files import atomic_write_text
 from belief.errors import TraceError
 from belief.formula import Atom, decompose
 from belief.grammar import parse_formula
@@ -560,7 +561,8 @@ class Trace:
         return "\n".join(lines) + "\n"
 
     def write(self, path) -> None:
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        """Write the JSONL form atomically (a killed writer leaves the old file or the whole new one)."""
+        atomic_write_text(path, self.dumps())
 
     @classmethod
     def loads(cls, text: str, *, source: str | None = None) -> "Trace":
