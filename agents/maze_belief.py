@@ -16,29 +16,17 @@ in; a player who sees the killer within two moves flees (the move, or the press,
 from __future__ import annotations
 
 from belief.agents.maze_tracking import MazeTracker
-from belief.envs.maze_world import DIRECTIONS, MOVES, PRESS, STAY, USE, Maze
+from belief.envs.maze_world import DIRECTIONS, PRESS, STAY, USE, Maze, plan_first_actions
 
 
 def route(maze: Maze, start: str, goal: str, blocked=()) -> int | None:
-    """The action that starts a shortest route from ``start`` to ``goal``: a move, or heading to (and
-    pressing) a button whose door, toggled, connects them; None when neither reaches it."""
+    """The first action of a shortest plan (moves and button presses) from ``start`` to ``goal``, avoiding
+    the ``blocked`` rooms when that is possible; None when no plan reaches it (or already there)."""
     for avoid in (set(blocked) - {goal, start}, set()):
-        steps = maze.first_steps(start, goal, blocked=avoid)
-        if steps:
-            return MOVES[steps[0]]
-    here = maze.distances(start)
-    best = None
-    for room, door in maze.buttons.items():
-        if room not in here or maze.open[door]:
-            continue
-        if goal in maze.reachable(start, maze.toggled(door)):
-            if best is None or here[room] < here[best]:
-                best = room
-    if best is None:
-        return None
-    if best == start:
-        return PRESS
-    return MOVES[maze.first_steps(start, best)[0]]
+        first = plan_first_actions(maze, start, {goal}, avoid)
+        if first and first != (STAY,):
+            return first[0]
+    return None
 
 
 def outcomes(maze: Maze, room: str, mask) -> list:

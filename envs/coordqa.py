@@ -20,11 +20,10 @@ Pure functions of their inputs: the same state and seed give the same questions.
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import asdict, dataclass
 
 from belief.answer_reading import read_place, read_yes_no
-from belief.envs.maze_world import ACTION_NAMES, DIRECTIONS, MOVES, PRESS, STAY, Maze
+from belief.envs.maze_world import ACTION_NAMES, DIRECTIONS, Maze, plan_first_actions
 from belief.grade_questions import NO, YES, Question
 from belief.grading import MISSING, UNREADABLE, answers_by_id
 
@@ -83,44 +82,8 @@ def tom_questions(state: dict, asked: str, partner: str, t: int, prefix: str, rn
 
 # --- planning over (room, door states) -------------------------------------------------------------------
 def best_actions(maze: Maze, start: str, goals, avoid=()) -> tuple:
-    """Every first action (names of :data:`ACTION_NAMES`) of a shortest plan from ``start`` to a room of
-    ``goals``: BFS over (room, door states) with moves through open doors and button presses; rooms in
-    ``avoid`` are never entered. ``("stay",)`` when already there, ``()`` when no plan exists."""
-    goals = set(goals)
-    if start in goals:
-        return ("stay",)
-    doors = tuple(sorted(maze.doors))
-    begin = (start, tuple(maze.open[d] for d in doors))
-    firsts = {begin: set()}    # node -> the first actions of its shortest plans
-    depth = {begin: 0}
-    queue = deque([begin])
-    best = None
-    while queue:
-        node = queue.popleft()
-        if best is not None and depth[node] >= best:
-            break
-        room, state = node
-        open_ = dict(zip(doors, state))
-        nexts = [(MOVES[d], (after, state)) for d in DIRECTIONS
-                 if (after := maze.step_to(room, d, open_)) is not None and after not in avoid]
-        if room in maze.buttons:
-            toggled = dict(open_)
-            toggled[maze.buttons[room]] = not toggled[maze.buttons[room]]
-            nexts.append((PRESS, (room, tuple(toggled[d] for d in doors))))
-        for action, nxt in nexts:
-            inherited = firsts[node] or {action}
-            if nxt not in depth:
-                depth[nxt] = depth[node] + 1
-                firsts[nxt] = set(inherited)
-                queue.append(nxt)
-                if nxt[0] in goals:
-                    best = depth[nxt]
-            elif depth[nxt] == depth[node] + 1:
-                firsts[nxt] |= inherited
-    if best is None:
-        return ()
-    found = set().union(*(firsts[n] for n, d in depth.items() if d == best and n[0] in goals))
-    return tuple(ACTION_NAMES[a] for a in sorted(found))
+    """The names (:data:`ACTION_NAMES`) of :func:`belief.envs.maze_world.plan_first_actions`."""
+    return tuple(ACTION_NAMES[x] for x in plan_first_actions(maze, start, goals, avoid))
 
 
 def plan_goal(state: dict, agent: str) -> tuple:

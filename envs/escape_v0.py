@@ -2,7 +2,7 @@
 
 Alice and Bob must leave a :mod:`belief.envs.maze_world` maze while a killer hunts them. The exit gate opens
 once the generator has been repaired ``REPAIRS`` times (action *use* in the generator's room, by either
-player); then a player in the exit room leaves with *use*. The killer moves one room per round towards the
+player); then a player in the exit room leaves with *use*. The killer moves one room every other round (rounds 0, 2, ...) towards the
 nearest active player within ``SIGHT`` moves (through open doors; it cannot press buttons), else wanders;
 a player in the killer's room is caught. Success is **both** players escaping within ``max_rounds``
 (default 40); the metrics also count the players who escaped. Observation extras: repairs seen (when in
@@ -16,7 +16,7 @@ from pettingzoo.utils import wrappers
 
 from belief.envs.maze_env import PLAYERS, MazeEnv, global_trace as _global_trace
 from belief.envs.maze_events import eff, f_at, public_event
-from belief.envs.maze_world import USE, generate, place
+from belief.envs.maze_world import USE, generate, place, plan_first_actions
 from belief.trace import Action
 
 KILLER = "killer"
@@ -52,7 +52,12 @@ class raw_env(MazeEnv):
 
     def new_maze(self, seed):
         maze = generate(seed)
-        self.generator_room, self.exit_room = place(maze, seed, PLAYERS, KILLER, min_gap=3, extra=2)
+        for attempt in range(100):  # a placement where a player can reach the generator, and it the exit
+            maze.pos.clear()
+            self.generator_room, self.exit_room = place(maze, f"{seed}:{attempt}", PLAYERS, KILLER, min_gap=3, extra=2)
+            if (any(plan_first_actions(maze, maze.pos[p], {self.generator_room}) for p in PLAYERS)
+                    and plan_first_actions(maze, self.generator_room, {self.exit_room})):
+                break
         self.repairs = 0
         self.status = {p: "active" for p in PLAYERS}
         return maze
@@ -106,6 +111,8 @@ class raw_env(MazeEnv):
                                  params={"player": p, "room": killer_room}, source=f"round {self.round} {KILLER}"))
 
     def adversary_move(self, rng):
+        if self.round % 2:  # the killer moves every other round (players are faster)
+            return self.maze.pos[KILLER]
         return hunt(self.maze, KILLER, self.active_players(), rng)
 
     def outcome(self):

@@ -128,6 +128,47 @@ class Maze:
         return out
 
 
+def plan_first_actions(maze: Maze, start: str, goals, avoid=()) -> tuple:
+    """Every first action (indices of :data:`ACTION_NAMES`) of a shortest plan from ``start`` to a room of
+    ``goals``: BFS over (room, door states) with moves through open doors and button presses; rooms in
+    ``avoid`` are never entered. ``(STAY,)`` when already there, ``()`` when no plan exists."""
+    goals = set(goals)
+    if start in goals:
+        return (STAY,)
+    doors = tuple(sorted(maze.doors))
+    begin = (start, tuple(maze.open[d] for d in doors))
+    firsts = {begin: set()}    # node -> the first actions of its shortest plans
+    depth = {begin: 0}
+    queue = deque([begin])
+    best = None
+    while queue:
+        node = queue.popleft()
+        if best is not None and depth[node] >= best:
+            break
+        room, state = node
+        open_ = dict(zip(doors, state))
+        nexts = [(MOVES[d], (after, state)) for d in DIRECTIONS
+                 if (after := maze.step_to(room, d, open_)) is not None and after not in avoid]
+        if room in maze.buttons:
+            toggled = dict(open_)
+            toggled[maze.buttons[room]] = not toggled[maze.buttons[room]]
+            nexts.append((PRESS, (room, tuple(toggled[d] for d in doors))))
+        for action, nxt in nexts:
+            inherited = firsts[node] or {action}
+            if nxt not in depth:
+                depth[nxt] = depth[node] + 1
+                firsts[nxt] = set(inherited)
+                queue.append(nxt)
+                if nxt[0] in goals:
+                    best = depth[nxt]
+            elif depth[nxt] == depth[node] + 1:
+                firsts[nxt] |= inherited
+    if best is None:
+        return ()
+    found = set().union(*(firsts[n] for n, d in depth.items() if d == best and n[0] in goals))
+    return tuple(sorted(found))
+
+
 def generate(seed, extra_doors: int = 2) -> Maze:
     """A seeded maze: a random spanning tree of the grid plus ``extra_doors`` cycle doors (buttons, open)
     and one tree door behind a button (closed)."""
@@ -173,5 +214,5 @@ def place(maze: Maze, seed, agents, adversary: str, *, min_gap: int = 2, extra: 
     raise RuntimeError("no placement found")  # pragma: no cover - a 3x3 grid always has one
 
 
-__all__ = ["Maze", "generate", "place", "room_name", "room_index", "neighbour_room", "DIRECTIONS", "MOVES",
+__all__ = ["Maze", "generate", "plan_first_actions", "place", "room_name", "room_index", "neighbour_room", "DIRECTIONS", "MOVES",
            "STAY", "PRESS", "USE", "N_ACTIONS", "ACTION_NAMES", "N_ROOMS", "WIDTH", "HEIGHT"]

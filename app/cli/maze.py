@@ -1,0 +1,110 @@
+"""``belief run capture`` / ``belief run escape`` (LLM-Coordination's CollabCapture / CollabEscape) and
+``belief coordqa`` (CoordinationQA question files from one episode).
+
+Each episode is :func:`belief.app.maze_runner.play_episode` (a pure function of (config, seed)); figures
+are means with 95% t intervals, ``--vs KIND`` adds paired differences on the same seeds (the shared
+report of :mod:`belief.app.cli.worlds`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from belief.app.cli.app import app, run_app
+from belief.app.cli.worlds import _check_kinds, _fail, _play_all, _report
+from belief.errors import BeliefError
+from belief.grading import episode_id
+
+CAPTURE_FIGURES = ("captured", "turns", "messages")
+ESCAPE_FIGURES = ("escaped", "escaped_players", "caught", "turns", "messages")
+
+
+def maze_episode(config, seed: int) -> dict:
+    """A picklable per-episode function for the process pool (metrics only)."""
+    from belief.app.maze_runner import play_episode
+
+    r = play_episode(config, seed)
+    r["jp_agreement"] = r["jp_agreement"] if r["jp_agreement"] is not None else 0.0
+    return r
+
+
+def _run(game: str, figures, agents, vs, episodes, seed, ask_every, workers, as_json, progress):
+    from belief.app.maze_runner import AGENT_KINDS, MazeConfig
+
+    _check_kinds(agents, vs, AGENT_KINDS)
+    seeds = list(range(seed, seed + episodes))
+    runs = {}
+    try:
+        for kind in [agents] + ([vs] if vs else []):
+            cfg = MazeConfig(game=game, agents=kind, ask_every=ask_every)
+            runs[kind] = _play_all(partial(maze_episode, cfg), seeds, f"{game} {kind}", workers, progress)
+    except BeliefError as e:
+        _fail(str(e), 1)
+    jp = [r["jp_agreement"] for r in runs[agents]]
+    extra = {"jp_agreement": sum(jp) / len(jp)}
+    _report(f"{game}_v0", agents, vs, seeds, runs[agents], runs.get(vs), figures, extra, as_json)
+
+
+_AGENTS = typer.Option("belief", "--agents", help="belief | baseline (one kind for both players)")
+_VS = typer.Option(None, "--vs", help="also play this kind on the same seeds; paired differences")
+_EPISODES = typer.Option(30, "--episodes", min=1, help="number of episodes (seeds seed..seed+n-1)")
+_SEED = typer.Option(0, "--seed", help="first seed")
+_ASK = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments (0: none)")
+_WORKERS = typer.Option(1, "--workers", min=1, help="processes")
+_JSON = typer.Option(False, "--json", help="print one JSON object as the last line")
+_PROGRESS = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr")
+
+
+@run_app.command("capture")
+def run_capture(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
+                ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS):
+    """CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."""
+    _run("capture", CAPTURE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress)
+
+
+@run_app.command("escape")
+def run_escape(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
+               ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS):
+    """CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy (95% CIs)."""
+    _run("escape", ESCAPE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress)
+
+
+@app.command("coordqa")
+def coordqa_cmd(
+    game: str = typer.Argument(..., help="capture | escape"),
+    out_dir: Path = typer.Option(..., "--out", help="directory for the trace, questions and answers files"),
+    seed: int = typer.Option(0, "--seed", help="the episode's seed"),
+    agents: str = typer.Option("belief", "--agents", help="who plays (and answers): belief | baseline"),
+    force: bool = typer.Option(False, "--force", help="overwrite existing files"),
+    as_json: bool = typer.Option(False, "--json", help="print a summary as one JSON object on the last line"),
+):
+    """One episode as CoordinationQA files: the trace, its ToM questions and the players' answers (for
+    `belief grade`), and EC/JP questions with their gold (graded by belief.envs.coordqa.grade_planning)."""
+    from belief.app.maze_runner import GAMES, MazeConfig, play_episode
+
+    if game not in GAMES:
+        _fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
+    names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "tom.jsonl", "answers.jsonl", "plan.jsonl")}
+    if not force and any(p.exists() for p in names.values()):
+        _fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
+    try:
+        r = play_episode(MazeConfig(game=game, agents=agents), seed, keep=True)
+    except BeliefError as e:
+        _fail(str(e), 1)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r["_trace"].write(names["trace.jsonl"])
+    names["tom.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"]))
+    episode = episode_id(r["_trace"])
+    names["answers.jsonl"].write_text("".join(json.dumps({**a, "episode": episode}) + "\n" for a in r["_answers"]))
+    names["plan.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_plan"]))
+    kinds = {k: sum(q.kind == k for q in r["_plan"]) for k in ("EC", "JP")}
+    summary = {"game": game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
+               "files": {k: str(p) for k, p in names.items()}}
+    print(f"{len(r['_tom'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
+    if as_json:
+        print(json.dumps(summary))

@@ -1,0 +1,49 @@
+import random
+
+from belief.app.maze_runner import MazeConfig, play_episode, snapshot
+from belief.envs import capture_v0, escape_v0
+from belief.envs.coordqa import best_actions, grade_planning, plan_questions
+from belief.grading import grade_trace
+
+
+def test_best_actions_are_first_steps_of_shortest_plans():
+    e = capture_v0.raw_env(seed=3)
+    m = e.maze
+    gold = best_actions(m, m.pos["alice"], {m.pos["thief"]})
+    d = m.distances(m.pos["thief"])
+    for name in gold:
+        nxt = m.step_to(m.pos["alice"], name)
+        assert nxt is not None and d[nxt] == d[m.pos["alice"]] - 1
+    assert best_actions(m, "room_4", {"room_4"}) == ("stay",)
+
+
+def test_best_actions_use_a_button_when_the_only_way_is_shut():
+    for seed in range(40):
+        m = capture_v0.raw_env(seed=seed).maze
+        door = next(d for d, o in m.open.items() if not o)
+        room = next(r for r, d in m.buttons.items() if d == door)
+        a, b = m.doors[door]
+        if room == a and b not in m.reachable(a):
+            assert best_actions(m, a, {b}) == ("press",)
+            return
+    raise AssertionError("no maze with the button beside its shut door")
+
+
+def test_plan_questions_gold_and_grading():
+    e = escape_v0.raw_env(seed=2)
+    qs = plan_questions(snapshot(e, "escape"), "alice", len(e.trace) - 1, 0, "q", random.Random(0))
+    assert {q.kind for q in qs} == {"EC", "JP"}
+    right = {q.id: ("Yes." if q.gold[0] == "yes" else "No." if q.gold[0] == "no" else f"I'd say {q.gold[0]}.")
+             for q in qs}
+    rep = grade_planning(qs, right)
+    assert rep["accuracy"] == 1.0 and rep["by_kind"]["JP"]["questions"] == 1
+    wrong = grade_planning(qs, {q.id: "banana" for q in qs})
+    assert wrong["correct"] == 0
+
+
+def test_tom_questions_are_graded_by_the_general_checker_path():
+    r = play_episode(MazeConfig(game="capture", agents="belief"), 5, keep=True)
+    rep = grade_trace(r["_trace"], r["_tom"], r["_answers"])
+    assert len(rep.rows) == len(r["_tom"]) > 0
+    assert {row["level"] for row in rep.rows} == {"introspection", "first_order", "second_order"}
+    assert {row["gold"] for row in rep.rows if row["kind"] == "knows"} <= {"yes", "no"}
