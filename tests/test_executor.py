@@ -135,3 +135,22 @@ def test_hitom_shards_on_ray_grade_as_one_process(ray_session, tmp_path, monkeyp
     serial = _tom_outputs(tmp_path, "serial", "hitom", source, "--executor", "serial")
     monkeypatch.setattr(tom, "MIN_SHARD", 1)
     assert _tom_outputs(tmp_path, "ray", "hitom", source, "--executor", "ray") == serial
+
+
+def test_grade_shards_on_a_process_pool_grade_as_one_call(tmp_path, monkeypatch):
+    from belief.app import grade_shards
+
+    run_bomb(tmp_path / "run", BombConfig(), seed=2, episodes=1, executor="serial")
+    trace, answers = tmp_path / "run" / "bomb_2.trace.jsonl", tmp_path / "run" / "bomb_2.answers.jsonl"
+
+    def grade(name, *args):
+        out = tmp_path / f"{name}.csv"
+        r = CliRunner().invoke(app, ["grade", str(trace), str(answers), "--out", str(out), "--json", "--no-progress",
+                                     *args])
+        assert r.exit_code == 0, r.output
+        return r.stdout.strip().splitlines()[-1], out.read_bytes()
+
+    serial = grade("serial", "--executor", "serial")
+    monkeypatch.setattr(grade_shards, "MIN_SHARD", 25)  # several shards of questions
+    assert grade("pool", "--executor", "local", "--workers", "2") == serial
+    assert json.loads(serial[0])["questions"] > 50

@@ -17,11 +17,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belief.app.cli import run_options
 from belief.app.cli.app import app
+from belief.app.grade_shards import grade_sharded
+from belief.app.progress import ProgressBar, progress_bar
+from belief.checker import check
 from belief.envs.bomb_grading import bomb_questions
 from belief.errors import BeliefError
 from belief.grade_io import check_output, load_answers, load_questions, read_complete_trace, write_rows
-from belief.grading import BREAKDOWNS, GradeReport, episode_id, grade_trace
+from belief.grading import BREAKDOWNS, GradeReport, episode_id
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -35,8 +39,11 @@ def _frac(x) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
-def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[Path], policy: str) -> GradeReport:
-    """Read, check and grade the files (BeliefError on any bad input)."""
+def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[Path], policy: str,
+                executor: str = "serial", workers: Optional[int] = None, address: Optional[str] = None,
+                bar: Optional[ProgressBar] = None) -> GradeReport:
+    """Read, check and grade the files (BeliefError on any bad input); the questions are graded in shards
+    on `executor` (:mod:`belief.app.grade_shards`: the same report as one call), counted on `bar`."""
     trace = read_complete_trace(trace_path)
     episode = episode_id(trace)
     answers = load_answers(answers_path, episode)
@@ -46,7 +53,11 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
         questions = bomb_questions(trace)
     else:
         raise BeliefError(f"{trace_path} is not a bomb_v0 trace: pass its questions with --questions FILE")
-    return grade_trace(trace, questions, answers, policy=policy)
+    truth = check(trace, policy=policy)
+    if bar is not None:
+        bar.stage("grading questions", len(questions))
+    return grade_sharded(truth, questions, answers, episode, executor=executor, workers=workers, address=address,
+                         progress=(lambda i, rows: bar.advance(len(rows))) if bar is not None else None)
 
 
 def _print_report(rep: GradeReport, title: str) -> None:
@@ -93,11 +104,16 @@ def grade_cmd(
     force: bool = typer.Option(False, "--force", help="overwrite an existing --out file"),
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy of the checker"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as one JSON object on the last line"),
+    executor: str = run_options.EXECUTOR,
+    workers: Optional[int] = run_options.WORKERS,
+    address: Optional[str] = run_options.ADDRESS,
+    progress: bool = run_options.PROGRESS,
 ):
     """Grade free-text ToM answers against the exact answers the checker derives from TRACE."""
     try:
         check_output(out_path, [p for p in (trace, answers, questions) if p is not None], force)
-        rep = grade_paths(trace, answers, questions, policy)
+        with progress_bar("reading the trace", total=None, enabled=progress) as bar:
+            rep = grade_paths(trace, answers, questions, policy, executor, workers, address, bar)
         if out_path is not None:
             write_rows(rep, out_path)
     except (BeliefError, OSError) as e:
