@@ -6,7 +6,9 @@ episode runners are). `fn` and the tasks must be picklable: a module-level funct
 
 * ``serial``: in this process, one task after the other.
 * ``local`` (the default): a ``concurrent.futures`` process pool of `workers` processes (default: the CPU
-  count); one task or one worker runs serially, without starting processes.
+  count), started with ``forkserver`` (``spawn`` where that is missing): as with any such pool, a script that
+  calls :func:`run_tasks` must guard its entry point with ``if __name__ == "__main__":``. One task or one
+  worker runs serially, without starting processes.
 * ``ray``: Ray tasks, spread over the cores of this machine or, with ``address`` (``"auto"`` or
   ``"ray://host:10001"``), of a cluster (``ray.init(address=...)``; every node needs this package
   installed). Ray is an optional extra (``pip install .[ray]``); without it, one BeliefError. A Ray
