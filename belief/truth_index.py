@@ -243,11 +243,15 @@ class IndexBuilder:
     # -- events --
     def run(self):
         for e, ev in enumerate(self.trace):
-            t = ev.t if ev.t is not None else e
-            if ev.chapter is not None:
-                self.last_chapter = ev.chapter
-            getattr(self, "on_" + ev.kind)(ev, t, e)
+            self.step(ev, e)
         return self
+
+    def step(self, ev, e: int):
+        """Replay one event at position ``e`` (``run`` does this for each event of the trace)."""
+        t = ev.t if ev.t is not None else e
+        if ev.chapter is not None:
+            self.last_chapter = ev.chapter
+        getattr(self, "on_" + ev.kind)(ev, t, e)
 
     def on_enter(self, ev, t, e):
         room = ev.room

@@ -190,9 +190,7 @@ class raw_env(AECEnv):
         """Append to the global trace; each agent's filter keeps what that agent perceived."""
         ev = self.trace.append(ev)
         for a, flt in self._filters.items():
-            mine = flt.feed(ev)
-            if mine is not None:
-                self._perceived[a].append(mine)
+            self._perceived[a].extend(flt.perceive(ev))
 
     def take_perceived(self, agent: str) -> list:
         """The events ``agent`` perceived since the last call, masked as it perceived them.
