@@ -34,7 +34,6 @@ import re
 from dataclasses import replace
 from typing import Optional
 
-import openai
 from pydantic import BaseModel, Field
 
 from belief.agents.transport_beliefs import current_plan, value
@@ -320,21 +319,7 @@ def preflight(client: LLMClient) -> None:
 
     One ``GET /models`` (bounded by the client's timeout and retries); any HTTP answer other than 401/403
     counts as reachable (some servers have no model list)."""
-    cfg = client.config
-    try:
-        client._client.models.list()
-    except openai.APIConnectionError as e:  # includes timeouts
-        cause = e.__cause__ or e.__context__ or e
-        what = "did not answer within the timeout" if isinstance(e, openai.APITimeoutError) else \
-            " ".join(str(cause).split())[:160]
-        raise LLMUnavailableError(f"cannot reach {cfg.describe()} ({cfg.max_retries + 1} attempt(s)): {what}") \
-            from None
-    except openai.APIStatusError as e:
-        if e.status_code in (401, 403):
-            raise LLMResponseError(f"HTTP {e.status_code} from {cfg.describe()}: the API key was refused",
-                                   e.status_code) from None
-    except openai.OpenAIError:
-        pass
+    client.ping()
 
 
 def make_llm(base_url=None, model=None, api_key=None, timeout=None, max_retries=None, parts=PARTS,

@@ -8,10 +8,14 @@ Configuration (highest precedence first)::
                            in TOML the keys may sit at top level or in an ``[llm]`` table
     defaults               timeout 30 s, max_retries 2, temperature 0, structured "auto", in-memory cache
 
-Robustness comes from the ``openai`` client's own mechanisms: ``timeout`` bounds each attempt and
-``max_retries`` retries connection errors, timeouts, 408/409/429 and 5xx with exponential backoff
-(0.5 s doubling, jittered, capped at 8 s; a server's ``retry-after``/``retry-after-ms`` header is honoured).
-Whatever still fails becomes one :class:`LLMError` with a one-line message; nothing else escapes.
+Bounded time: ``timeout`` is a total deadline per attempt (connect, send and the whole reply, enforced by
+:mod:`belief.llm_http`: a server dripping a valid reply byte by byte is cut off). ``max_retries`` retries
+connection errors, timeouts, 408/409/429 and 5xx with exponential backoff (0.5 s doubling, jittered, capped
+at 8 s), so a call ends within :func:`call_deadline`: ``(max_retries + 1) * timeout`` plus those waits. A
+server's ``retry-after``/``retry-after-ms`` is honoured only when it fits in what is left of that deadline;
+otherwise the call stops at once. A reply larger than ``max_reply_bytes`` is refused unread. Whatever fails
+becomes one :class:`LLMError` with a one-line message (deeply nested or huge JSON included); nothing else
+escapes.
 
 Structured output: :meth:`LLMClient.structured` calls ``client.chat.completions.parse(response_format=Model)``
 (JSON-schema constrained decoding where the server supports it). When the server rejects that
@@ -28,12 +32,16 @@ file keyed by a SHA-256 of the request.
 
 from __future__ import annotations
 
+import email.utils
 import hashlib
 import json
+import math
 import os
+import random
 import re
 import tempfile
 import threading
+import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +51,7 @@ import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from belief.errors import BeliefError
+from belief.llm_http import ReplyTooLarge, bounded_http_client, limits
 
 ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_API_KEY = "OPENAI_API_KEY"
@@ -50,6 +59,9 @@ ENV_MODEL = "BELIEF_MODEL"
 ENV_CONFIG = "BELIEF_LLM_CONFIG"
 #: sent when a local server needs no key (the openai client refuses to start without one)
 PLACEHOLDER_KEY = "not-needed"
+#: default cap on a reply's size in bytes (a chat answer of a few hundred tokens is a few KB)
+MAX_REPLY_BYTES = 2_000_000
+RETRY_STATUSES = (408, 409, 429)
 CACHE_SCHEMA = "belief.llm-cache/1"
 
 
@@ -97,8 +109,10 @@ class LLMConfig(BaseModel):
     base_url: Optional[str] = Field(None, description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1")
     api_key: Optional[str] = Field(None, description="API key; local servers need none")
     model: Optional[str] = Field(None, description="model name as the endpoint knows it")
-    timeout: float = Field(30.0, gt=0, le=3600, description="seconds per attempt")
+    timeout: float = Field(30.0, gt=0, le=3600, description="seconds per attempt, in total (connect, send, "
+                                                             "the whole reply)")
     max_retries: int = Field(2, ge=0, le=10, description="retries on connection errors, timeouts, 429, 5xx")
+    max_reply_bytes: int = Field(MAX_REPLY_BYTES, ge=1024, description="larger replies are refused unread")
     temperature: float = Field(0.0, ge=0, le=2)
     max_tokens: Optional[int] = Field(512, gt=0)
     seed: Optional[int] = None
@@ -280,8 +294,9 @@ class LLMClient:
     >>> llm.structured([{"role": "user", "content": "..."}], FactList).value     # doctest: +SKIP
     """
 
-    def __init__(self, config: LLMConfig | None = None, *, client=None, cache: ResponseCache | None = None,
-                 config_path=None, **overrides):
+    def __init__(self, config: LLMConfig | None = None, *, client=None,
+                 cache: ResponseCache | bool | None = None, config_path=None, **overrides):
+        """``cache``: a :class:`ResponseCache` to share, False for none, None to follow ``config.cache``."""
         if config is None:
             config = LLMConfig.resolve(config_path=config_path, **overrides)
         elif overrides:
@@ -292,13 +307,14 @@ class LLMClient:
                                  f"or put model in the config file")
         self.config = config
         self.usage = TokenUsage()
-        if cache is None and config.cache:
-            cache = ResponseCache(config.cache_path)
-        self.cache = cache
+        if cache is None or cache is True:
+            cache = ResponseCache(config.cache_path) if config.cache or cache is True else None
+        self.cache: ResponseCache | None = None if cache is False else cache
         self._mode_index = 0 if config.structured == "auto" else _MODES.index(config.structured)
-        if client is None:
+        if client is None:  # retries are ours (bounded by the call's deadline), not the SDK's
             client = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or PLACEHOLDER_KEY,
-                                   timeout=config.timeout, max_retries=config.max_retries)
+                                   timeout=config.timeout, max_retries=0,
+                                   http_client=bounded_http_client(config.timeout))
         self._client = client
 
     @classmethod
@@ -391,7 +407,7 @@ class LLMClient:
         except LLMOutputError:
             raise
         except Exception:  # noqa: BLE001 - the server ignored the schema: read the text leniently
-            return _validate_text(text, schema, usage, mode="text")
+            return _validate_text(text, schema, usage, mode="text", max_chars=self.config.max_reply_bytes)
 
     def _structured_text(self, messages, schema, params, json_object: bool = False) -> Structured:
         json_schema = schema.model_json_schema()
@@ -407,7 +423,8 @@ class LLMClient:
         resp = self._unsupported(fn) if json_object else self._call(fn)
         text, usage = _content_and_usage(resp)
         self.usage.add(usage)
-        return _validate_text(text, schema, usage, mode="json_object" if json_object else "text")
+        return _validate_text(text, schema, usage, mode="json_object" if json_object else "text",
+                              max_chars=self.config.max_reply_bytes)
 
     # --- plumbing ----------------------------------------------------------------------------------
     def _params(self, max_tokens, temperature) -> dict:
@@ -439,52 +456,151 @@ class LLMClient:
         if key is not None and self.cache is not None:
             self.cache.put(key, value)
 
-    def _call(self, fn, passthrough: tuple = ()):
-        """Run one client call; map every failure to a one-line LLMError (passthrough types re-raised)."""
+    def ping(self) -> None:
+        """One ``GET /models`` under the same bounds: LLMUnavailableError when the endpoint cannot be reached,
+        LLMResponseError on 401/403; any other HTTP answer counts as reachable (some servers list no models)."""
         try:
-            resp = fn()
-        except passthrough:
-            self._fail()
-            raise
-        except openai.APITimeoutError:
-            self._fail()
-            raise LLMUnavailableError(
-                f"timed out: {self.config.describe()} did not answer within {self.config.timeout:g} s "
-                f"({self.config.max_retries + 1} attempt(s))") from None
-        except openai.APIConnectionError as e:
-            self._fail()
-            cause = e.__cause__ or e.__context__ or e
-            raise LLMUnavailableError(
-                f"cannot reach {self.config.describe()} ({self.config.max_retries + 1} attempt(s)): "
-                f"{one_line(cause, 160)}") from None
+            self._call(lambda: self._client.models.list(), passthrough=(openai.APIStatusError,), account=False)
         except openai.APIStatusError as e:
-            self._fail()
-            status = getattr(e, "status_code", None)
-            msg = _status_message(e, self.config)
-            if status == 429 or (status or 0) >= 500 or status in (408, 409):
-                raise LLMUnavailableError(f"{msg} ({self.config.max_retries + 1} attempt(s))") from None
-            raise LLMResponseError(msg, status) from None
-        except openai.APIResponseValidationError as e:
-            self._fail()
-            raise LLMOutputError(f"malformed response from {self.config.describe()}: {one_line(e, 160)}") from None
-        except openai.OpenAIError as e:
-            self._fail()
-            raise LLMError(f"{type(e).__name__}: {one_line(e)}") from None
-        except (json.JSONDecodeError, ValueError, TypeError, KeyError, AttributeError) as e:
-            self._fail()
-            raise LLMOutputError(f"malformed response from {self.config.describe()}: "
-                                 f"{type(e).__name__}: {one_line(e, 160)}") from None
-        with self.usage._lock:
-            self.usage.requests += 1
+            if getattr(e, "status_code", None) in (401, 403):
+                raise LLMResponseError(f"HTTP {e.status_code} from {self.config.describe()}: the API key was refused",
+                                       e.status_code) from None
+
+    def _call(self, fn, passthrough: tuple = (), account: bool = True):
+        """Run one client call with bounded retries; map every failure to a one-line LLMError.
+
+        Each attempt gets ``timeout`` seconds in total (:func:`belief.llm_http.limits`); the call as a whole
+        ends within :func:`call_deadline` seconds: a wait (the server's Retry-After) that would pass it is
+        not taken. ``passthrough`` exception types are re-raised as they are once the retries are spent (the
+        structured-output fallback reads them). ``account``: count the call in :attr:`usage`.
+        """
+        cfg = self.config
+        total = call_deadline(cfg)
+        deadline = time.monotonic() + total
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                with limits(min(cfg.timeout, deadline - time.monotonic()), cfg.max_reply_bytes):
+                    resp = fn()
+                break
+            except (openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError) as e:
+                if not _retryable(e) or attempt > cfg.max_retries:
+                    self._fail(account)
+                    if isinstance(e, passthrough):
+                        raise
+                    raise self._error(e, attempt) from None
+                wait, asked = _retry_wait(e, attempt)
+                if wait >= deadline - time.monotonic():
+                    self._fail(account)
+                    if asked is not None:
+                        raise LLMUnavailableError(
+                            f"{_status_message(e, cfg)}; the server asked to retry after {asked:g} s, beyond "
+                            f"the call's {total:g} s deadline ({attempt} attempt(s))") from None
+                    if isinstance(e, passthrough):
+                        raise
+                    raise self._error(e, attempt) from None
+                time.sleep(wait)
+            except ReplyTooLarge as e:
+                self._fail(account)
+                raise LLMOutputError(f"refused a reply from {cfg.describe()}: {e}") from None
+            except passthrough:
+                self._fail(account)
+                raise
+            except openai.APIResponseValidationError as e:
+                self._fail(account)
+                raise LLMOutputError(f"malformed response from {cfg.describe()}: {one_line(e, 160)}") from None
+            except openai.OpenAIError as e:
+                self._fail(account)
+                raise LLMError(f"{type(e).__name__}: {one_line(e)}") from None
+            except RecursionError:
+                self._fail(account)
+                raise LLMOutputError(f"malformed response from {cfg.describe()}: JSON nested too deeply") from None
+            except (json.JSONDecodeError, ValueError, TypeError, KeyError, AttributeError) as e:
+                self._fail(account)
+                raise LLMOutputError(f"malformed response from {cfg.describe()}: "
+                                     f"{type(e).__name__}: {one_line(e, 160)}") from None
+        if account:
+            with self.usage._lock:
+                self.usage.requests += 1
         return resp
 
-    def _fail(self):
-        with self.usage._lock:
-            self.usage.failures += 1
+    def _error(self, e: Exception, attempts: int) -> LLMError:
+        """The one-line LLMError for a failed request after ``attempts`` attempts."""
+        cfg = self.config
+        if isinstance(e, openai.APITimeoutError):
+            return LLMUnavailableError(f"timed out: {cfg.describe()} did not answer within {cfg.timeout:g} s "
+                                       f"({attempts} attempt(s))")
+        if isinstance(e, openai.APIConnectionError):
+            cause = e.__cause__ or e.__context__ or e
+            return LLMUnavailableError(f"cannot reach {cfg.describe()} ({attempts} attempt(s)): "
+                                       f"{one_line(cause, 160)}")
+        status = getattr(e, "status_code", None)
+        msg = _status_message(e, cfg)
+        if status in RETRY_STATUSES or (status or 0) >= 500:
+            return LLMUnavailableError(f"{msg} ({attempts} attempt(s))")
+        return LLMResponseError(msg, status)
+
+    def _fail(self, account: bool = True):
+        if account:
+            with self.usage._lock:
+                self.usage.failures += 1
 
 
 class _FallBack(Exception):
     pass
+
+
+def _retryable(e: Exception) -> bool:
+    """Connection errors, timeouts, 408/409/429 and 5xx, except a server rejecting ``response_format``."""
+    if not isinstance(e, openai.APIStatusError):
+        return True
+    status = getattr(e, "status_code", None) or 0
+    if status not in RETRY_STATUSES and status < 500:
+        return False
+    text = f"{getattr(e, 'body', '') or ''} {getattr(e, 'message', '') or ''}"
+    return "response_format" not in text and "json_schema" not in text
+
+
+def _backoff(retry: int) -> float:
+    """The longest wait before retry number ``retry`` (1-based): 0.5 s doubling, capped at 8 s."""
+    return min(0.5 * 2 ** (retry - 1), 8.0)
+
+
+def call_deadline(config: LLMConfig) -> float:
+    """Seconds one call may take, retries included: every attempt's ``timeout`` plus the backoff waits."""
+    return config.timeout * (config.max_retries + 1) + sum(_backoff(r) for r in range(1, config.max_retries + 1))
+
+
+def _retry_wait(e: Exception, attempt: int) -> tuple[float, float | None]:
+    """(seconds to wait before the next attempt, the server's Retry-After when it gave one).
+
+    Exponential backoff (:func:`_backoff`, jittered by up to -25 %); a Retry-After (or retry-after-ms)
+    header replaces it."""
+    response = getattr(e, "response", None)
+    asked = retry_after(response.headers) if response is not None else None
+    if asked is not None:
+        return asked, asked
+    return _backoff(attempt) * (1 - 0.25 * random.random()), None
+
+
+def retry_after(headers) -> float | None:
+    """Seconds a server asks to wait: ``retry-after-ms``, ``retry-after`` in seconds or as an HTTP date."""
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            seconds = float(value) / scale
+        except ValueError:
+            when = email.utils.parsedate_tz(value)
+            if when is None:
+                continue
+            seconds = email.utils.mktime_tz(when) - time.time()
+        if math.isnan(seconds):
+            continue
+        return max(0.0, seconds)
+    return None
 
 
 _MODES = ("json_schema", "json_object", "text")
@@ -505,6 +621,8 @@ def _json_body(raw) -> dict:
     """The decoded JSON body of a raw response; a body that is not a chat completion is an output error."""
     try:
         body = json.loads(raw.text)
+    except RecursionError:
+        raise LLMOutputError("malformed response: the body's JSON is nested too deeply") from None
     except (json.JSONDecodeError, ValueError) as e:
         raise LLMOutputError(f"malformed response: the body is not JSON ({one_line(e, 120)})",
                              raw=one_line(getattr(raw, "text", ""), 200)) from None
@@ -532,40 +650,100 @@ def _content_and_usage(resp) -> tuple[str, dict]:
     return text, usage
 
 
-def extract_json(text: str) -> Any:
-    """The first JSON value in ``text``: the whole text, a ```json fenced block, or the first balanced {...}."""
+def extract_json(text: str, max_chars: int = MAX_REPLY_BYTES) -> Any:
+    """The first JSON value in ``text``: the whole text, a ```json fenced block, or the first balanced {...}
+    or [...] that decodes. Linear time: the bracket spans are found in one pass and the decoding work is
+    capped at a few times the text's length; text over ``max_chars`` and JSON nested too deeply for the
+    decoder are ValueErrors."""
     s = (text or "").strip()
     if not s:
         raise ValueError("the reply is empty")
-    try:
-        return json.loads(s)
-    except json.JSONDecodeError:
-        pass
-    fence = re.search(r"```(?:json|JSON)?\s*\n?(.*?)```", s, re.S)
-    if fence:
-        try:
-            return json.loads(fence.group(1).strip())
-        except json.JSONDecodeError:
-            pass
-    dec = json.JSONDecoder()
-    for i, ch in enumerate(s):
-        if ch in "{[":
-            try:
-                value, _ = dec.raw_decode(s[i:])
+    if len(s) > max_chars:
+        raise ValueError(f"the reply is longer than {max_chars} characters")
+    found, value = _decode(s)
+    if found:
+        return value
+    opening = s.find("```")
+    if opening >= 0:
+        inner = opening + 3
+        if s[inner:inner + 4] in ("json", "JSON"):
+            inner += 4
+        closing = s.find("```", inner)
+        if closing >= 0:
+            found, value = _decode(s[inner:closing].strip())
+            if found:
                 return value
-            except json.JSONDecodeError:
-                continue
+    dec = json.JSONDecoder()
+    budget = 4 * len(s) + 4096
+    for start, end in _bracket_spans(s):
+        if end - start + 1 > budget:
+            continue
+        budget -= end - start + 1
+        try:
+            return dec.raw_decode(s, start)[0]
+        except (json.JSONDecodeError, RecursionError):
+            continue
     raise ValueError("no JSON object found in the reply")
 
 
-def _validate_text(text: str, schema: type[BaseModel], usage: dict, mode: str) -> Structured:
+def _decode(s: str) -> tuple[bool, Any]:
     try:
-        obj = extract_json(text)
+        return True, json.loads(s)
+    except (json.JSONDecodeError, RecursionError):
+        return False, None
+
+
+_BRACKET_OR_QUOTE = re.compile(r'[{}\[\]"]')
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*+"', re.S)  # the rest of a JSON string after its opening quote
+_MAX_NESTING = 500  # json raises RecursionError well before 1000 levels
+
+
+def _bracket_spans(s: str) -> list[tuple[int, int]]:
+    """Balanced ``{...}``/``[...]`` spans, in order of their opening position, found in one pass (strings
+    inside brackets are skipped, honouring backslash escapes; unbalanced openings are dropped, and so are
+    openings nested deeper than any JSON decoder reads)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    stack: list[int] = []  # indexes into starts/ends of the open brackets
+    skip = 0  # inside a string up to here
+    for m in _BRACKET_OR_QUOTE.finditer(s):
+        i = m.start()
+        if i < skip:
+            continue
+        ch = s[i]
+        if ch == "{" or ch == "[":
+            if len(stack) >= _MAX_NESTING:
+                stack.clear()
+            stack.append(len(starts))
+            starts.append(i)
+            ends.append(-1)
+        elif ch == '"':
+            if stack:
+                rest = _STRING_REST.match(s, i + 1)
+                if rest is None:
+                    break  # an unterminated string: nothing after it can close
+                skip = rest.end()
+        elif stack:
+            k = stack.pop()
+            if (s[starts[k]] == "{") == (ch == "}"):
+                ends[k] = i
+            else:
+                stack.clear()  # a mismatched bracket: whatever is open cannot be JSON
+    return [(a, b) for a, b in zip(starts, ends) if b >= 0]
+
+
+def _validate_text(text: str, schema: type[BaseModel], usage: dict, mode: str,
+                   max_chars: int = MAX_REPLY_BYTES) -> Structured:
+    try:
+        obj = extract_json(text, max_chars)
     except ValueError as e:
         raise LLMOutputError(f"the reply is not JSON: {e}", raw=text,
                              problems=[f"the reply is not JSON ({e}); reply with one JSON object"]) from None
     try:
         value = schema.model_validate(obj)
+    except RecursionError:
+        raise LLMOutputError("the reply is not JSON the schema can read: nested too deeply", raw=text[:200],
+                             problems=["the reply is nested too deeply; reply with one flat JSON object"]) from None
     except ValidationError as e:
         problems = _fmt_validation(e)
         raise LLMOutputError("the reply does not match the schema: " + "; ".join(problems), raw=text,

@@ -12,6 +12,11 @@ a *responder* (a function of the request) or a default. A reply is one of::
     {"raw": "not json", "status": 200}       a raw body, e.g. malformed JSON
     {"reject_response_format": True}         a 400 when the request carries response_format, else the reply
     {"reject_response_format": ["json_schema"], "reject_status": 500}   reject only those types, with that status
+    {"drip": 0.5, ...}                       send the whole response (status line included) one byte per 0.5 s
+    {"retry_after": 100}                     a 429 (or ``status``) with ``Retry-After: 100``
+    {"huge": 1000000}                        a 200 whose content is that many '{' characters
+    {"nested": 100000, "where": "content"}   content nested that deep ('[[[...]]]'); ``"where": "body"`` nests
+                                             inside the JSON body itself (``{"choices": [[[...]]]}``)
 
 Every request is recorded (``server.requests``: the decoded JSON bodies) so tests can assert how many
 attempts the client made. Only the loopback interface is ever bound.
@@ -116,7 +121,10 @@ class FakeOpenAI:
                 pass
 
             def _send(self, status: int, body: bytes, headers: dict | None = None,
-                      ctype: str = "application/json"):
+                      ctype: str = "application/json", drip: float = 0.0):
+                if drip:
+                    self._drip(status, body, headers or {}, ctype, drip)
+                    return
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", ctype)
@@ -127,6 +135,21 @@ class FakeOpenAI:
                     self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError, OSError):
                     pass  # the client gave up (e.g. its timeout): nothing to tell it
+
+            def _drip(self, status: int, body: bytes, headers: dict, ctype: str, per_byte: float):
+                """The whole response one byte at a time (a server that is slow but never silent)."""
+                head = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}", f"Content-Type: {ctype}",
+                        f"Content-Length: {len(body)}", *(f"{k}: {v}" for k, v in headers.items())]
+                data = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+                for i in range(len(data)):
+                    if fake._stopping.wait(per_byte):
+                        return
+                    try:
+                        self.wfile.write(data[i:i + 1])
+                        self.wfile.flush()
+                    except OSError:
+                        return  # the client gave up
+                self.close_connection = True
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
@@ -154,6 +177,18 @@ class FakeOpenAI:
                 if isinstance(reply, str):
                     reply = {"content": reply}
                 reply = dict(reply or {})
+                drip = float(reply.get("drip", 0) or 0)
+                if "retry_after" in reply:
+                    reply.setdefault("status", 429)
+                    reply["headers"] = {**(reply.get("headers") or {}), "Retry-After": str(reply["retry_after"])}
+                if "huge" in reply:
+                    reply["content"] = "{" * int(reply["huge"])
+                if "nested" in reply:
+                    depth = int(reply["nested"])
+                    if reply.get("where") == "body":
+                        reply["raw"] = '{"choices": ' + "[" * depth + "]" * depth + "}"
+                    else:
+                        reply["content"] = "[" * depth + "]" * depth
                 delay = float(reply.get("delay", 0) or 0)
                 if delay and fake._stopping.wait(delay):
                     return
@@ -167,12 +202,12 @@ class FakeOpenAI:
                 status = int(reply.get("status", 200))
                 headers = reply.get("headers")
                 if "raw" in reply:
-                    self._send(status, str(reply["raw"]).encode(), headers)
+                    self._send(status, str(reply["raw"]).encode(), headers, drip=drip)
                     return
                 if status != 200:
                     body = reply.get("body") or {"error": {"message": f"scripted HTTP {status}",
                                                            "type": "server_error" if status >= 500 else "error"}}
-                    self._send(status, json.dumps(body).encode(), headers)
+                    self._send(status, json.dumps(body).encode(), headers, drip=drip)
                     return
                 content = reply.get("content")
                 if "json" in reply:
@@ -190,7 +225,7 @@ class FakeOpenAI:
                         "choices": [{"index": 0, "message": message,
                                      "finish_reason": reply.get("finish_reason", "stop")}],
                         "usage": usage}
-                self._send(200, json.dumps(body).encode(), headers)
+                self._send(200, json.dumps(body).encode(), headers, drip=drip)
 
         return Handler
 
