@@ -1,7 +1,7 @@
 """``belief run blocks`` (COBLOCK) and ``belief run hanabi``: seeded episodes, a table, one JSON line.
 
 Each episode is a top-level function of (config, seed) (:mod:`belief.app.blocks_runner`,
-:mod:`belief.app.hanabi_runner`), so ``--workers N`` shards them over processes. Figures are means with
+:mod:`belief.app.hanabi_runner`), so ``--executor``/``--workers`` spread them over processes or Ray. Figures are means with
 95% t intervals (:func:`belief.stats.mean_ci95`); ``--vs KIND`` also plays KIND on the same seeds and
 reports paired differences (:func:`belief.stats.paired_diff_ci95`, ordering only when the interval
 excludes 0). The progress bar is on stderr; with ``--json`` the last stdout line is one JSON object.
@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
+from belief.app.cli import run_options
 from belief.app.cli.app import run_app
+from belief.app.progress import progress_bar
 from belief.errors import BeliefError
+from belief.executor import run_tasks
 from belief.grading import LEVELS
 from belief.stats import mean_ci95, ordering, paired_diff_ci95
 
@@ -37,21 +38,12 @@ def _fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
-def _play_all(fn, seeds, label: str, workers: int, progress: bool) -> list[dict]:
-    """``fn(seed)`` for every seed, in seed order, with a progress bar; over processes when workers > 1."""
-    results = []
-    with Progress(console=err, disable=not progress, transient=True) as bar:
-        task = bar.add_task(label, total=len(seeds))
-        if workers > 1:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for r in pool.map(fn, seeds):
-                    results.append(r)
-                    bar.advance(task)
-        else:
-            for s in seeds:
-                results.append(fn(s))
-                bar.advance(task)
-    return results
+def _play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str = "local",
+              address: Optional[str] = None) -> list[dict]:
+    """``fn(seed)`` for every seed, in seed order, with the progress bar; on `executor` (local: a pool of
+    `workers` processes, serial, or ray; :func:`belief.executor.run_tasks`)."""
+    with progress_bar(label, total=len(seeds), enabled=progress) as bar:
+        return run_tasks(fn, seeds, executor, workers, address, progress=bar.on_task_done)
 
 
 def _ci(values) -> dict:
@@ -143,9 +135,11 @@ def run_blocks(
     family: Optional[str] = typer.Option(None, "--family", help="independent | skill | goal (default: by seed, in turn)"),
     slip: float = typer.Option(0.1, "--slip", min=0.0, max=1.0, help="probability that a placement slips"),
     max_rounds: int = typer.Option(30, "--max-rounds", min=1),
-    workers: int = typer.Option(1, "--workers", min=1, help="processes"),
+    executor: str = run_options.EXECUTOR,
+    workers: int = typer.Option(1, "--workers", min=1, help="processes (local) or CPUs (ray)"),
+    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
+    progress: bool = run_options.PROGRESS,
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
     from belief.app.blocks_runner import AGENT_KINDS, BlocksConfig
@@ -159,7 +153,8 @@ def run_blocks(
     try:
         for kind in [agents] + ([vs] if vs else []):
             cfg = BlocksConfig(agents=kind, family=family, slip=slip, max_rounds=max_rounds)
-            runs[kind] = _play_all(partial(blocks_episode, cfg), seeds, f"blocks {kind}", workers, progress)
+            runs[kind] = _play_all(partial(blocks_episode, cfg), seeds, f"blocks {kind}", workers, progress,
+                                   executor, address)
     except BeliefError as e:
         _fail(str(e), 1)
     by_family = {}
@@ -176,9 +171,11 @@ def run_hanabi(
     vs: Optional[str] = typer.Option(None, "--vs", help="also play this kind on the same seeds; paired differences"),
     games: int = typer.Option(100, "--games", min=1, help="number of games (seeds seed..seed+n-1)"),
     seed: int = typer.Option(0, "--seed", help="first seed"),
-    workers: int = typer.Option(1, "--workers", min=1, help="processes"),
+    executor: str = run_options.EXECUTOR,
+    workers: int = typer.Option(1, "--workers", min=1, help="processes (local) or CPUs (ray)"),
+    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr"),
+    progress: bool = run_options.PROGRESS,
 ):
     """2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM accuracy."""
     from belief.app.hanabi_runner import AGENT_KINDS, HanabiConfig
@@ -189,7 +186,7 @@ def run_hanabi(
     try:
         for kind in [agents] + ([vs] if vs else []):
             runs[kind] = _play_all(partial(hanabi_game, HanabiConfig(agents=kind)), seeds, f"hanabi {kind}",
-                                   workers, progress)
+                                   workers, progress, executor, address)
     except BeliefError as e:
         _fail(str(e), 1)
     extra = {"perfect_games": sum(r["score"] == 25 for r in runs[agents])}
