@@ -46,7 +46,7 @@ from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_l
                                   unrecognised_feedback)
 from belief.envs.bomb_events import (defusal_events, delivery_event, possible_change_event, room_view_events,
                                      sequence_seen_events, setup_events, f_at, room_id)
-from belief.envs.bomb_text import parse_message_facts
+from belief.envs.bomb_text import format_messages, parse_message_facts
 from belief.envs.text_spaces import printable, text_observation_space
 from belief.filter import PrivateTrace
 from belief.trace import Action, Effect, Trace
@@ -256,10 +256,7 @@ class raw_env(AECEnv):
                 parts.append(f"{p['agent'].capitalize()} {moved} (team score {p['score']})")
             if parts:
                 lines.append("Since your last turn: " + "; ".join(parts) + ".")
-        if view["messages"]:
-            lines.append("Messages: " + " ".join(f"{m['sender'].capitalize()}: \"{m['text']}\"" for m in view["messages"]))
-        else:
-            lines.append("Messages: none.")
+        lines.append(format_messages(view["messages"]))  # quoted: no message can speak as another agent
         lines.append(f"Your tools: {names_list([c.capitalize() for c in w.cutters[agent]])}. "
                      f"Neighbouring rooms: {names_list([room_name(r) for r in w.map.neighbours(here)])}.")
         view["text"] = _printable("\n".join(lines), TEXT_MAX)
