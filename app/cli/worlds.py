@@ -134,7 +134,7 @@ def run_blocks(
     seed: int = typer.Option(0, "--seed", help="first seed"),
     family: Optional[str] = typer.Option(None, "--family", help="independent | skill | goal (default: by seed, in turn)"),
     slip: float = typer.Option(0.1, "--slip", min=0.0, max=1.0, help="probability that a placement slips"),
-    max_rounds: int = typer.Option(30, "--max-rounds", min=1),
+    max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
     executor: str = run_options.EXECUTOR,
     workers: int = typer.Option(1, "--workers", min=1, help="processes (local) or CPUs (ray)"),
     address: Optional[str] = run_options.ADDRESS,
