@@ -25,7 +25,7 @@ from belief.envs import bomb_v0
 from belief.envs.bomb_map import AGENTS
 from belief.envs.bomb_tom import LEVELS, QuestionStream
 from belief.errors import BeliefError
-from belief.grading import extract_yes_no
+from belief.grading import grade_questions, level_question
 from belief.outputs import atomic_write_text, jsonl_text
 
 AGENT_KINDS = ("belief", "planner", "random", "llm")
@@ -121,23 +121,24 @@ EPISODE_COLUMNS = ("episode", "seed", "agents", "score", "max_score", "rounds", 
                    "accuracy_first_order", "accuracy_second_order")
 
 
-def _reading(value) -> str:
-    return {True: "yes", False: "no", None: "none"}[value]
+def _reading(graded: dict) -> str:
+    """yes / no, or none for an unreadable or missing answer."""
+    return graded["reading"] if graded["reading"] in ("yes", "no") else "none"
 
 
 def question_rows(seed: int, kinds, qs, answers) -> list[dict]:
     """One flat row per question: the exact answer (`gold`) beside the agent's text (`answer`) and its reading."""
     team = dict(zip(AGENTS, [kinds] * 3 if isinstance(kinds, str) else kinds))
     by_id = {a["id"]: a["answer"] for a in answers}
+    graded = {r["id"]: r for r in grade_questions(None, [level_question(q) for q in qs], by_id).rows}  # one reader
     rows = []
     for q in qs:
         text = by_id.get(q.id)
-        read = extract_yes_no(text) if text is not None else None
         rows.append({"episode": episode_name(seed), "seed": seed, "id": q.id, "t": q.t, "turn": q.turn,
                      "round": q.round, "set": q.set, "level": q.level, "order": LEVELS.index(q.level),
                      "template": q.template, "subject": q.subject, "variant": q.variant, "agent": q.asked,
                      "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": bool(q.answer),
-                     "answer": text, "reading": _reading(read), "correct": read is not None and read == q.answer})
+                     "answer": text, "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"]})
     return rows
 
 

@@ -5,8 +5,8 @@ Accepted inputs (the kind is detected, never passed):
 * a ``belief run bomb --out DIR`` directory (or a file in it). Either the flat layout, ``questions.jsonl`` (one
   row per question: ``order``, ``template``, ``correct``, ``agent``...) with ``episodes.jsonl``, or the
   per-episode layout, ``bomb_<seed>.questions.jsonl`` and ``.answers.jsonl`` with ``summary.jsonl``, whose
-  free-text answers are graded here with :func:`belief.grading.extract_yes_no` (unparseable counts as wrong,
-  as ``belief grade`` counts it);
+  free-text answers are graded here on ``belief grade``'s path (:func:`belief.grading.level_question`,
+  :func:`belief.grading.graded_row`: the same reader; unreadable counts as wrong);
 * a file holding the output of ``belief bench transport --json`` or ``belief bench household --json``: the
   last line that is a JSON object ``{"episodes", "by_agent": {name: {...}}}``; ``transport_rate`` makes it a
   transport summary, ``steps`` a household one.
@@ -22,7 +22,7 @@ from pathlib import Path
 from belief.envs.bomb_map import AGENTS
 from belief.envs.bomb_tom import TEMPLATES
 from belief.errors import BeliefError
-from belief.grading import LEVELS, extract_yes_no
+from belief.grading import LEVELS, graded_row, level_question
 
 ORDER_NAMES = dict(enumerate(LEVELS))  # 0 introspection, 1 first order, 2 second order
 
@@ -115,10 +115,10 @@ def _flat_row(q: dict, where: str, episode: dict | None) -> dict:
 
 def _graded_row(q: dict, where: str, episode: dict | None, answers: dict) -> dict:
     """A row of the per-episode layout: the exact answer is `answer`; the agent's text is in `answers`."""
-    got = extract_yes_no(answers.get(q.get("id")))
-    return {"order": _order(q.get("level"), where), "template": str(q.get("template")),
-            "kind": _kind_of(str(q.get("asked", "?")), episode),
-            "correct": got is not None and got == bool(q.get("answer"))}
+    order = _order(q.get("level"), where)
+    question = level_question({**q, "answer": bool(q.get("answer"))})
+    return {"order": order, "template": str(q.get("template")), "kind": _kind_of(str(q.get("asked", "?")), episode),
+            "correct": graded_row(question, question.gold, answers.get(question.id))["correct"]}
 
 
 def _questions(directory: Path, episodes: list[dict]) -> list[dict]:

@@ -1,15 +1,16 @@
-"""Grade free-text answers to ToM questions against the checker's exact answers.
+"""Grade free-text answers against exact answers: one reader, one path for every question kind.
 
-One path for every trace: questions (:mod:`belief.grade_questions`: any chain, fluent and time; "where does
-X think ...", "does X know ...", "is X aware that Y knows ...") get their gold answer from the checker, each
-free-text answer is read (:mod:`belief.answer_reading`) and graded, and :class:`GradeReport` gives
-per-question rows (distinct ``gold`` and ``answer`` keys, the ``reading`` of the text, ``correct``) and a
-summary with accuracy as fractions: overall, "answered only" (unreadable and missing answers left out), and
-by order, template, agent, level and kind. Unreadable answers are counted wrong in the overall accuracy and
-reported, never silently read as one side.
+Questions (:mod:`belief.grade_questions`) get their gold answer from the checker (``value``, ``knows``,
+``aware``: any chain, fluent and time) or state it (``given``: a planner's best action, a fact of the map);
+each free-text answer is read by :func:`read_answer` (:mod:`belief.answer_reading`) and graded, and
+:class:`GradeReport` gives per-question rows (distinct ``gold`` and ``answer`` keys, the ``reading`` of the
+text, ``correct``) and a summary with accuracy as fractions: overall, "answered only" (unreadable and missing
+answers left out), and by order, template, agent, level, category and kind. Unreadable answers are counted
+wrong in the overall accuracy and reported, never silently read as one side.
 
-:func:`grade` and :class:`Report` are the bomb game's three-level table (Table 2 of the study) over
-questions that carry their exact answer already (``{"id", "level", "answer": bool}``).
+:func:`grade` and :class:`Report` are the three-level table (Table 2 of the study: percent per level) for
+runners whose questions carry their exact answer (``{"id", "level", "answer": bool, "asked"}``): each becomes
+a ``given`` yes/no question graded on the same path.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Iterable, Optional
 
 from belief.answer_reading import read_place, read_yes_no
 from belief.checker import check
-from belief.grade_questions import (NO, YES, GradingError, Question, check_question, gold_answer,
+from belief.grade_questions import (GIVEN, NO, YES, GradingError, Question, check_question, correct_answers,
                                     place_candidates)
 from belief.truth import GroundTruth
 
@@ -30,14 +31,9 @@ LEVELS = ("introspection", "first_order", "second_order")
 LEVEL_TITLES = {"introspection": "Introspection", "first_order": "1st-order", "second_order": "2nd-order"}
 UNREADABLE, MISSING = "unreadable", "missing"
 #: the columns of a graded question row (JSONL keys, CSV header)
-ROW_COLUMNS = ("episode", "id", "kind", "order", "level", "template", "agent", "chain", "fluent", "time", "question",
-               "gold", "answer", "reading", "correct")
-BREAKDOWNS = ("order", "template", "agent", "level", "kind")
-
-
-def extract_yes_no(text, *, about_self: bool = False) -> Optional[bool]:
-    """True (yes), False (no) or None (unreadable) from a free-text answer (:func:`read_yes_no`)."""
-    return read_yes_no(text, about_self=about_self)
+ROW_COLUMNS = ("episode", "id", "kind", "category", "order", "level", "template", "agent", "chain", "fluent", "time",
+               "question", "gold", "answer", "reading", "correct")
+BREAKDOWNS = ("order", "template", "agent", "level", "category", "kind")
 
 
 def episode_id(trace) -> str:
@@ -54,22 +50,26 @@ def episode_id(trace) -> str:
 
 
 def read_answer(q: Question, text, candidates: Iterable[str] = ()) -> str:
-    """What a free-text answer says: ``yes`` / ``no`` (knows, aware), a place / ``unknown`` / ``nowhere``
-    (value), or ``unreadable``."""
-    if q.kind == "value":
-        got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
-        return got if got is not None else UNREADABLE
-    got = read_yes_no(text, about_self=q.about_self)
-    return UNREADABLE if got is None else (YES if got else NO)
+    """What a free-text answer says (the one reader of every grading path): ``yes`` / ``no`` (knows, aware,
+    given yes_no; "I don't know" is ``no`` when asked about oneself), a place / ``unknown`` / ``nowhere``
+    (value), one of the question's ``choices`` (given choice), or ``unreadable``."""
+    if q.yes_no:
+        got = read_yes_no(text, about_self=q.about_self)
+        return UNREADABLE if got is None else (YES if got else NO)
+    got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
+    if q.kind == GIVEN and got not in candidates:
+        return UNREADABLE
+    return got if got is not None else UNREADABLE
 
 
-def graded_row(q: Question, gold: str, text, candidates: Iterable[str] = (), episode: Optional[str] = None) -> dict:
-    """One flat row: the question's labels, the exact ``gold`` answer, the agent's ``answer``, its ``reading``."""
+def graded_row(q: Question, gold: tuple, text, candidates: Iterable[str] = (), episode: Optional[str] = None) -> dict:
+    """One flat row: the question's labels, the exact ``gold`` answer (alternatives joined by ``|``), the
+    agent's ``answer``, its ``reading``; correct when the reading is one of ``gold``."""
     reading = MISSING if text is None else read_answer(q, text, candidates)
-    return {"episode": episode, "id": q.id, "kind": q.kind, "order": q.order, "level": q.level,
-            "template": q.template, "agent": q.agent, "chain": list(q.chain),
-            "fluent": f"{q.fluent[0]}({', '.join(q.fluent[1:])})", "time": q.time, "question": q.text,
-            "gold": gold, "answer": text, "reading": reading, "correct": reading == gold}
+    return {"episode": episode, "id": q.id, "kind": q.kind, "category": q.category, "order": q.order,
+            "level": q.level, "template": q.template, "agent": q.agent, "chain": list(q.chain),
+            "fluent": q.fluent_text, "time": q.time, "question": q.text, "gold": "|".join(gold), "answer": text,
+            "reading": reading, "correct": reading in gold}
 
 
 def _tally(rows: list) -> dict:
@@ -125,9 +125,10 @@ def answers_by_id(answers) -> dict:
     return out
 
 
-def grade_questions(truth: GroundTruth, questions: list[Question], answers, episode: Optional[str] = None
-                    ) -> GradeReport:
-    """Grade ``answers`` (``[{"id", "answer"}]`` or ``{id: text}``) to ``questions`` about ``truth``'s trace."""
+def grade_questions(truth: Optional[GroundTruth], questions: list[Question], answers,
+                    episode: Optional[str] = None) -> GradeReport:
+    """Grade ``answers`` (``[{"id", "answer"}]`` or ``{id: text}``) to ``questions`` about ``truth``'s trace
+    (None when every question is ``given``: no checker needed)."""
     texts = answers_by_id(answers)
     seen: set = set()
     rows = []
@@ -136,8 +137,7 @@ def grade_questions(truth: GroundTruth, questions: list[Question], answers, epis
             raise GradingError(f"question id {q.id!r} occurs twice")
         seen.add(q.id)
         check_question(truth, q)
-        candidates = place_candidates(truth, q) if q.kind == "value" else ()
-        rows.append(graded_row(q, gold_answer(truth, q), texts.get(q.id), candidates, episode))
+        rows.append(graded_row(q, correct_answers(truth, q), texts.get(q.id), place_candidates(truth, q), episode))
     return GradeReport(rows, sorted(set(texts) - seen), episode)
 
 
@@ -146,10 +146,10 @@ def grade_trace(trace, questions: list[Question], answers, policy="strict-truthf
     return grade_questions(check(trace, policy=policy), questions, answers, episode_id(trace))
 
 
-# --- the bomb game's three-level table -------------------------------------------------------------
+# --- the three-level table (Table 2 of the study) over the general path ----------------------------
 @dataclass
 class Report:
-    """Per-level accuracy (percent, Table 2 of the study); `unparseable` lists (id, answer) pairs, counted wrong."""
+    """Per-level accuracy (percent) of graded rows; `unparseable` lists (id, answer) pairs, counted wrong."""
 
     correct: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
     total: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
@@ -204,23 +204,32 @@ def _answer_id(qid, where) -> str:
     raise GradingError(f"an answer id must be a string: {where!r}")
 
 
+_LEVEL_CHAINS = {"introspection": lambda asked, target: (asked,), "first_order": lambda asked, target: (target,),
+                 "second_order": lambda asked, target: (target, asked)}
+
+
+def level_question(d) -> Question:
+    """A question that carries its exact answer (an object or dict with ``id``, ``level``, ``answer`` (bool),
+    optionally ``asked`` / ``target`` / ``template`` / ``text``) as a ``given`` yes/no question; its chain
+    (a label) makes an introspection question one asked about oneself, as on every other path."""
+    d = d if isinstance(d, dict) else d.to_json()
+    level = d.get("level")
+    if level not in LEVELS:
+        raise GradingError(f"question {d.get('id')}: unknown level {level!r}")
+    if not isinstance(d.get("answer"), bool):
+        raise GradingError(f"question {d.get('id')}: its exact 'answer' must be true or false")
+    asked, target = d.get("asked"), d.get("target")
+    chain = tuple(x for x in _LEVEL_CHAINS[level](asked, target) if x is not None)
+    return Question(id=str(d["id"]), kind=GIVEN, chain=chain, fluent=None, level=level, agent=asked,
+                    template=d.get("template"), text=d.get("text"), gold=(YES if d["answer"] else NO,),
+                    answer_type="yes_no")
+
+
 def grade(questions, answers) -> Report:
-    """`questions`: objects or dicts with id, level, answer (bool), optionally asked/target;
-    `answers`: dicts {id, answer} or id->text. The per-level table; rows come from :func:`graded_row`."""
-    texts = answers_by_id(answers)
-    rows, seen = [], set()
-    for q in questions:
-        d = q if isinstance(q, dict) else q.to_json()
-        level = d.get("level")
-        if level not in LEVELS:
-            raise GradingError(f"question {d.get('id')}: unknown level {level!r}")
-        asked, target = d.get("asked") or "?", d.get("target") or "?"
-        chain = {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
-        question = Question(id=str(d["id"]), kind="aware" if len(chain) > 1 else "knows", chain=chain,
-                            fluent=("fact", str(d["id"])), level=level, agent=d.get("asked"))
-        seen.add(question.id)
-        rows.append(graded_row(question, YES if d["answer"] else NO, texts.get(question.id)))
-    return Report.from_rows(rows, sorted(set(texts) - seen))
+    """The per-level table of `answers` (dicts {id, answer} or id->text) to `questions` that carry their exact
+    answer (:func:`level_question`), graded by :func:`grade_questions`."""
+    rep = grade_questions(None, [level_question(q) for q in questions], answers)
+    return Report.from_rows(rep.rows, rep.unknown_ids)
 
 
 def read_jsonl(path) -> list[dict]:
@@ -249,6 +258,6 @@ def table_rows(reports: dict) -> list[list[str]]:
     return rows
 
 
-__all__ = ["extract_yes_no", "episode_id", "read_answer", "graded_row", "GradeReport", "answers_by_id",
+__all__ = ["episode_id", "read_answer", "graded_row", "GradeReport", "answers_by_id", "level_question",
            "grade_questions", "grade_trace", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
            "ROW_COLUMNS", "BREAKDOWNS", "UNREADABLE", "MISSING", "read_jsonl", "table_rows"]

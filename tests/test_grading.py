@@ -3,7 +3,8 @@ import json
 import pytest
 
 from belief.envs.bomb_grading import grade_files
-from belief.grading import GradingError, extract_yes_no, grade
+from belief.answer_reading import read_yes_no
+from belief.grading import GradingError, grade
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -16,7 +17,7 @@ from belief.grading import GradingError, extract_yes_no, grade
     ("Maybe", None), ("", None), ("Yes and no", None), (None, None), (True, True),
 ])
 def test_extract(text, expected):
-    assert extract_yes_no(text) is expected
+    assert read_yes_no(text) is expected
 
 
 def _qs():
@@ -92,4 +93,4 @@ def test_read_jsonl_non_utf8_file_is_a_grading_error(tmp_path):
     ("Yes, Bravo knows it.", True),
 ])
 def test_contractions_and_non_answers(text, expected):
-    assert extract_yes_no(text) is expected
+    assert read_yes_no(text) is expected
