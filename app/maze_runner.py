@@ -4,7 +4,8 @@ returning a plain dict (figures, ToM accuracy of the players' own answers, JP ag
 Every ``ask_every`` rounds (before Alice acts) each active player is asked three ToM questions about its
 partner (:func:`belief.envs.coordqa.tom_questions`), answered from its private trace and graded against the
 checker on the global trace (:func:`belief.grading.grade_trace`); the JP question's gold (BFS planner) is
-compared with the action the player then takes (``jp_agreement``).
+compared with the action the player then takes (``jp_agreement``), which is also Alice's answer to it
+(:func:`belief.envs.coordqa.action_answer`). EC questions and Bob's JP question go unanswered.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Optional
 from belief.agents.maze_baseline import CaptureBaselineAgent, EscapeBaselineAgent
 from belief.agents.maze_belief import CaptureBeliefAgent, EscapeBeliefAgent
 from belief.envs import capture_v0, escape_v0
-from belief.envs.coordqa import plan_questions, tom_questions
+from belief.envs.coordqa import action_answer, plan_questions, tom_questions
 from belief.envs.maze_env import PLAYERS
 from belief.envs.maze_world import ACTION_NAMES
 from belief.errors import BeliefError
@@ -75,7 +76,7 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
             e.step(None)
             continue
         ag, view, mask = agents[name], e.infos[name]["obs"], e.infos[name]["action_mask"]
-        jp_gold = None
+        jp = None
         if config.ask_every and e.round % config.ask_every == 0 and e.round not in asked_rounds and name == PLAYERS[0]:
             asked_rounds.add(e.round)
             state, t = snapshot(e, config.game), len(e.trace) - 1
@@ -86,13 +87,14 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
                 for q in tom_questions(state, p, partner, t, f"r{e.round}-{p}", rng):
                     tom.append(q)
                     answers.append({"id": q.id, "answer": agents[p].answer(q.to_json())})
-                plans += plan_questions(state, p, t, e.round, f"r{e.round}-{p}", rng)
-            jp_gold = next((q.gold for q in plans if q.kind == "JP" and q.agent == name and q.time == t), None)
+                plans += plan_questions(state, p, t, f"r{e.round}-{p}", rng)
+            jp = next((q for q in plans if q.category == "JP" and q.agent == name and q.time == t), None)
         e.tell(ag.message(view))
         action = ag.act(view, mask)
-        if jp_gold is not None:
+        if jp is not None:
             jp_total += 1
-            jp_hits += ACTION_NAMES[action] in jp_gold
+            jp_hits += ACTION_NAMES[action] in jp.gold
+            answers.append({"id": jp.id, "answer": action_answer(action)})
         before = e.round
         e.step(action)
         for p, other in agents.items():

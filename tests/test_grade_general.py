@@ -13,7 +13,7 @@ from belief.envs.bomb_grading import bomb_questions, grade_bomb
 from belief.errors import BeliefError
 from belief.grade_io import load_answers, load_questions, read_complete_trace
 from belief.grade_questions import GradingError, Question, gold_answer, parse_fluent, question_from_dict
-from belief.grading import ROW_COLUMNS, episode_id, grade_trace
+from belief.grading import ROW_COLUMNS, episode_id, grade_questions, grade_trace
 from belief.trace import Enter, Exit, Move, Trace
 
 TRACE = examples.path("grading_example.trace.jsonl")
@@ -196,3 +196,54 @@ def test_cli_bomb_path_and_episode_check(tmp_path):
 
 def test_library_errors_are_belief_errors():
     assert issubclass(GradingError, BeliefError)
+
+
+def _given(**kw):
+    return {"id": "g", "kind": "given", "time": 0, **kw}
+
+
+def test_given_questions_state_their_gold_and_are_read_by_the_same_reader():
+    qs = [question_from_dict(_given(id="jp", gold=["north", "press"], answer_type="choice",
+                                    choices=["stay", "north", "press"], category="JP"))[0],
+          question_from_dict(_given(id="ec", gold="no", answer_type="yes_no", category="EC"))[0],
+          question_from_dict(_given(id="self", gold="no", answer_type="yes_no", chain=["Anne"], agent="Anne"))[0]]
+    rep = grade_trace(read_complete_trace(TRACE), qs, {"jp": "I would press the button.", "ec": "Definitely not.",
+                                                       "self": "I don't know."})
+    rows = {r["id"]: r for r in rep.rows}
+    assert rows["jp"]["gold"] == "north|press" and rows["jp"]["reading"] == "press" and rows["jp"]["correct"]
+    assert rows["ec"]["reading"] == "no" and rows["ec"]["order"] is None
+    assert rows["self"]["reading"] == "no"  # asked about oneself, as for a checker 'knows' question
+    assert rep.summary()["by_category"].keys() == {"EC", "JP"}
+    off = grade_trace(read_complete_trace(TRACE), qs[:1], {"jp": "I stay."}).rows[0]
+    assert off["reading"] == "stay" and not off["correct"]
+
+
+@pytest.mark.parametrize("record,message", [
+    ({"id": "q", "kind": "knows", "chain": ["Sally"], "fluent": "in(marble)", "gold": "yes"}, "comes from the checker"),
+    ({"id": "q", "kind": "value", "fluent": "in(marble)", "answer_type": "choice"}, "comes from the checker"),
+    ({"id": "q", "kind": "knows", "chain": ["Sally"]}, "needs a 'fluent'"),
+    (_given(answer_type="yes_no"), "needs its 'gold'"),
+    (_given(gold="yes"), "answer_type"),
+    (_given(gold="maybe", answer_type="yes_no"), "yes or no"),
+    (_given(gold="room_9", answer_type="choice", choices=["room_1"]), "not one of the choices"),
+    (_given(gold="room_1", answer_type="choice"), "needs its 'choices'"),
+    (_given(gold="yes", answer_type="yes_no", fluent="in(marble)"), "no 'fluent'"),
+    (_given(gold="yes", answer_type="maybe"), "answer_type"),
+])
+def test_question_records_are_validated_at_the_boundary(record, message):
+    with pytest.raises(GradingError, match="invalid question") as e:
+        question_from_dict(record)
+    assert message in str(e.value)
+
+
+def test_a_questions_file_cannot_supply_gold_for_a_checker_kind(tmp_path):
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(json.dumps({"id": "reality", "kind": "value", "fluent": "in(marble)", "gold": "basket"}) + "\n")
+    r = CliRunner().invoke(app, ["grade", str(TRACE), str(ANSWERS), "--questions", str(qfile), "--no-progress"])
+    assert r.exit_code == 1 and "comes from the checker" in r.stderr and "Traceback" not in r.output
+
+
+def test_checker_kinds_need_a_trace():
+    q = Question("q", "knows", ("Sally",), ("in", "marble"))
+    with pytest.raises(GradingError, match="needs a trace"):
+        grade_questions(None, [q], {})

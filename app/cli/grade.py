@@ -1,5 +1,5 @@
-"""``belief grade TRACE ANSWERS [--questions QUESTIONS]``: grade free-text ToM answers against the exact
-answers the checker derives from TRACE.
+"""``belief grade TRACE ANSWERS [--questions QUESTIONS]``: grade free-text answers against exact answers: the
+checker's on TRACE (ToM kinds) or the ones the questions file states (kind ``given``: EC / JP questions).
 
 Without ``--questions`` the trace must be a bomb_v0 trace (its questions are regenerated from it). Tables go
 to stdout; with ``--out FILE`` one row per question (JSONL or CSV); with ``--json`` the last stdout line is
@@ -97,8 +97,9 @@ def grade_cmd(
     trace: Path = typer.Argument(..., help="the episode's global trace (JSONL), e.g. runs/bomb/bomb_0.trace.jsonl"),
     answers: Path = typer.Argument(..., help="answers JSONL: one {\"id\", \"answer\" (free text), \"episode\"} per "
                                    "line"),
-    questions: Optional[Path] = typer.Option(None, "--questions", help="questions JSONL (id, kind value|knows|aware, "
-                                             "chain, fluent, time, template, agent); default: a bomb_v0 trace's own"),
+    questions: Optional[Path] = typer.Option(None, "--questions", help="questions JSONL (id, kind value|knows|aware|given, "
+                                             "chain, fluent, time, labels; gold and answer_type for given); "
+                                             "default: a bomb_v0 trace's own"),
     out_path: Optional[Path] = typer.Option(None, "--out", help="write one graded row per question to FILE "
                                             "(.jsonl or .csv)"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing --out file"),
@@ -109,7 +110,8 @@ def grade_cmd(
     address: Optional[str] = run_options.ADDRESS,
     progress: bool = run_options.PROGRESS,
 ):
-    """Grade free-text ToM answers against the exact answers the checker derives from TRACE."""
+    """Grade free-text answers against the checker's exact answers on TRACE (and the stated gold of given
+    questions)."""
     try:
         check_output(out_path, [p for p in (trace, answers, questions) if p is not None], force)
         with progress_bar("reading the trace", total=None, enabled=progress) as bar:
@@ -118,7 +120,7 @@ def grade_cmd(
             write_rows(rep, out_path)
     except (BeliefError, OSError) as e:
         _fail(str(e))
-    _print_report(rep, f"ToM accuracy of {answers.name} (episode {rep.episode})")
+    _print_report(rep, f"Accuracy of {answers.name} (episode {rep.episode})")
     if out_path is not None:
         out.print(f"{len(rep.rows)} graded row(s) in {out_path}")
     if as_json:

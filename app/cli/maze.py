@@ -83,13 +83,13 @@ def coordqa_cmd(
     force: bool = typer.Option(False, "--force", help="overwrite existing files"),
     as_json: bool = typer.Option(False, "--json", help="print a summary as one JSON object on the last line"),
 ):
-    """One episode as CoordinationQA files: the trace, its ToM questions and the players' answers (for
-    `belief grade`), and EC/JP questions with their gold (graded by belief.envs.coordqa.grade_planning)."""
+    """One episode as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from the checker,
+    EC/JP gold stated) and the players' answers, all graded by one `belief grade` call."""
     from belief.app.maze_runner import GAMES, MazeConfig, play_episode
 
     if game not in GAMES:
         _fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
-    names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "tom.jsonl", "answers.jsonl", "plan.jsonl")}
+    names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "questions.jsonl", "answers.jsonl")}
     if not force and any(p.exists() for p in names.values()):
         _fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
     try:
@@ -98,13 +98,12 @@ def coordqa_cmd(
         _fail(str(e), 1)
     out_dir.mkdir(parents=True, exist_ok=True)
     r["_trace"].write(names["trace.jsonl"])
-    names["tom.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"]))
+    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"] + r["_plan"]))
     episode = episode_id(r["_trace"])
     names["answers.jsonl"].write_text("".join(json.dumps({**a, "episode": episode}) + "\n" for a in r["_answers"]))
-    names["plan.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_plan"]))
-    kinds = {k: sum(q.kind == k for q in r["_plan"]) for k in ("EC", "JP")}
+    kinds = {k: sum(q.category == k for q in r["_plan"]) for k in ("EC", "JP")}
     summary = {"game": game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
-               "files": {k: str(p) for k, p in names.items()}}
+               "jp_agreement": r["jp_agreement"], "files": {k: str(p) for k, p in names.items()}}
     print(f"{len(r['_tom'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
     if as_json:
         print(json.dumps(summary))

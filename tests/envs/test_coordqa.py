@@ -1,9 +1,14 @@
+import json
 import random
 
+from typer.testing import CliRunner
+
+from belief.app.cli import app
 from belief.app.maze_runner import MazeConfig, play_episode, snapshot
 from belief.envs import capture_v0, escape_v0
-from belief.envs.coordqa import best_actions, grade_planning, plan_questions
-from belief.grading import grade_trace
+from belief.envs.coordqa import best_actions, plan_questions
+from belief.grade_questions import question_from_dict
+from belief.grading import grade_questions, grade_trace
 
 
 def test_best_actions_are_first_steps_of_shortest_plans():
@@ -29,16 +34,33 @@ def test_best_actions_use_a_button_when_the_only_way_is_shut():
     raise AssertionError("no maze with the button beside its shut door")
 
 
-def test_plan_questions_gold_and_grading():
+def test_plan_questions_are_given_questions_graded_by_the_general_path():
     e = escape_v0.raw_env(seed=2)
-    qs = plan_questions(snapshot(e, "escape"), "alice", len(e.trace) - 1, 0, "q", random.Random(0))
-    assert {q.kind for q in qs} == {"EC", "JP"}
+    qs = plan_questions(snapshot(e, "escape"), "alice", len(e.trace) - 1, "q", random.Random(0))
+    assert {q.category for q in qs} == {"EC", "JP"} and {q.kind for q in qs} == {"given"}
+    # a questions file round trip: the boundary model reads back what to_json writes
+    assert [question_from_dict(q.to_json())[0] for q in qs] == qs
     right = {q.id: ("Yes." if q.gold[0] == "yes" else "No." if q.gold[0] == "no" else f"I'd say {q.gold[0]}.")
              for q in qs}
-    rep = grade_planning(qs, right)
-    assert rep["accuracy"] == 1.0 and rep["by_kind"]["JP"]["questions"] == 1
-    wrong = grade_planning(qs, {q.id: "banana" for q in qs})
-    assert wrong["correct"] == 0
+    rep = grade_questions(None, qs, right)
+    assert rep.summary()["accuracy"] == 1.0 and rep.summary()["by_category"]["JP"]["questions"] == 1
+    wrong = grade_questions(None, qs, {q.id: "banana" for q in qs}).summary()
+    assert wrong["correct"] == 0 and wrong["unreadable"] == len(qs)
+
+
+def test_one_grade_call_grades_a_whole_coordqa_file_set(tmp_path):
+    r = CliRunner().invoke(app, ["coordqa", "capture", "--seed", "1", "--out", str(tmp_path), "--json"])
+    assert r.exit_code == 0, r.output
+    files = json.loads(r.stdout.strip().splitlines()[-1])["files"]
+    g = CliRunner().invoke(app, ["grade", files["trace.jsonl"], files["answers.jsonl"], "--questions",
+                                 files["questions.jsonl"], "--json", "--no-progress"])
+    assert g.exit_code == 0, g.output
+    s = json.loads(g.stdout.strip().splitlines()[-1])
+    assert set(s["by_category"]) == {"EC", "ToM", "JP"} and s["unknown_ids"] == []
+    assert s["by_category"]["ToM"]["missing"] == 0 and s["by_category"]["JP"]["answered"] > 0
+    # Alice answers her JP question with the action she takes: right when it starts a shortest plan
+    rows = json.loads(r.stdout.strip().splitlines()[-1])["jp_agreement"]
+    assert s["by_category"]["JP"]["answered_only"] == rows
 
 
 def test_tom_questions_are_graded_by_the_general_checker_path():
