@@ -160,8 +160,6 @@ class GroundTruth:
         The checker answers any chain and fluent (a silent "unknown" for a typo); queries from people go
         through here first so that a misspelt name is an error, not an answer.
         """
-        if len(chain) > MAX_DEPTH:
-            raise QueryError(f"a chain of {len(chain)} agents is longer than the limit {MAX_DEPTH}")
         vocab = self.vocabulary()
         agents = set(self.agents) | set(self.trace.agents() if hasattr(self.trace, "agents") else ())
         for a in dict.fromkeys(chain):
@@ -190,6 +188,8 @@ class GroundTruth:
         if isinstance(chain, str):
             chain = (chain,)
         chain = normalize_chain(tuple(chain))
+        if len(chain) > MAX_DEPTH:  # knows_chain recurses per agent; formulas stop at the same depth
+            raise QueryError(f"a chain of {len(chain)} agents is longer than the limit {MAX_DEPTH}")
         for a in chain:
             if isinstance(a, Var):
                 raise QueryError(f"variable agent {a} in a chain is not supported; name the agents")

@@ -80,3 +80,13 @@ def test_traces_are_type_checked_against_a_domain_when_one_is_given():
     unknown_predicate = Trace([Statement(predicate="near", subject="apple", value="box", room="kitchen")])
     with pytest.raises(TraceError, match="unknown predicate 'near'"):
         type_check(unknown_predicate, tomi)  # without entities: predicates and arity only
+
+
+def test_chains_longer_than_the_formula_limit_are_refused_by_the_programmatic_api_too():
+    from belief.formula import MAX_DEPTH
+
+    truth = check(story())
+    long_chain = tuple(("Alice", "Bob")) * 10_000
+    with pytest.raises(QueryError, match=f"longer than the limit {MAX_DEPTH}"):
+        truth.knows_chain(long_chain, ("in", "apple"))
+    assert truth.knows_chain(("Alice", "Bob") * (MAX_DEPTH // 2), ("in", "apple")) is False
