@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import pickle
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
@@ -109,6 +110,9 @@ def _run_local(fn, tasks, workers, progress, keep):
                         progress(i, result)
                     if keep:
                         results[i] = result
+        except BrokenProcessPool as e:  # a worker died (killed, out of memory, or its imports failed)
+            raise ExecutorError(f"a worker process of the local pool died ({e}); run with --executor serial to "
+                                "see the error in this process") from None
         except BaseException:
             for fut in todo:
                 fut.cancel()

@@ -154,3 +154,10 @@ def test_grade_shards_on_a_process_pool_grade_as_one_call(tmp_path, monkeypatch)
     monkeypatch.setattr(grade_shards, "MIN_SHARD", 25)  # several shards of questions
     assert grade("pool", "--executor", "local", "--workers", "2") == serial
     assert json.loads(serial[0])["questions"] > 50
+
+
+def test_a_dying_worker_is_one_executor_error():
+    import os as _os
+
+    with pytest.raises(ExecutorError, match="worker process of the local pool died"):
+        run_tasks(_os._exit, [3, 3], "local", workers=2)  # the worker exits at once, as if killed
