@@ -26,6 +26,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import socket
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -128,6 +129,19 @@ def import_ray():
         raise ExecutorError("the ray executor needs Ray: pip install 'belief[ray]' (or pip install ray)") from None
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """ExecutorError unless a cluster address's host:port accepts a TCP connection (Ray itself retries for
+    minutes before giving up); ``auto`` and addresses without a port are left to Ray."""
+    hostport = address.split("://", 1)[-1]
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ExecutorError(f"cannot reach Ray at {address}: {e}") from None
+
+
 @contextmanager
 def ray_session(workers: int | None = None, address: str | None = None) -> Iterator[Any]:
     """The ray module with Ray initialised for the duration: started here (on this machine with `workers`
@@ -137,6 +151,8 @@ def ray_session(workers: int | None = None, address: str | None = None) -> Itera
     if ray.is_initialized():
         yield ray
         return
+    if address is not None:
+        _check_reachable(address)
     kwargs = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
     if address is None and workers is not None:
         kwargs["num_cpus"] = workers

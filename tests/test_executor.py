@@ -161,3 +161,20 @@ def test_a_dying_worker_is_one_executor_error():
 
     with pytest.raises(ExecutorError, match="worker process of the local pool died"):
         run_tasks(_os._exit, [3, 3], "local", workers=2)  # the worker exits at once, as if killed
+
+
+def test_an_unreachable_cluster_is_refused_at_once():
+    import socket
+
+    from belief.executor import _check_reachable
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ExecutorError, match=f"cannot reach Ray at ray://127.0.0.1:{port}"):
+        _check_reachable(f"ray://127.0.0.1:{port}", timeout=2)
+    with socket.socket() as s:  # one that accepts connections
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        _check_reachable(f"127.0.0.1:{s.getsockname()[1]}", timeout=2)
+    _check_reachable("auto")  # left to Ray
