@@ -30,7 +30,7 @@ from typing import Optional
 
 from belief.envs.bomb_map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
 from belief.envs.bomb_rules import bomb_env_from_trace_meta, bomb_message_facts
-from belief.envs.bomb_text import parse_action
+from belief.envs.bomb_text import format_messages, parse_action
 from belief.errors import BeliefError
 from belief.llm_client import LLMClient, LLMConfig, LLMError, LLMOutputError
 from belief.messages import receive_message
@@ -80,27 +80,29 @@ def render_view(view: dict, game_map: GameMap = DEFAULT_MAP, cutters=None, inclu
     if parts:
         lines.append("Since your last turn: " + "; ".join(parts) + ".")
     if include_messages:
-        msgs = view.get("messages", [])
-        lines.append("Messages: " + (" ".join(f"{m['sender'].capitalize()}: \"{' '.join(m['text'].split())}\""
-                                              for m in msgs) if msgs else "none."))
+        lines.append(format_messages(view.get("messages", [])))
     tools = view.get("tools") or cutters.get(agent, ())
     lines.append(f"Your tools: {names_list([c.capitalize() for c in tools])}. "
                  f"Neighbouring rooms: {names_list([room_name(r) for r in game_map.neighbours(here)])}.")
     return "\n".join(lines)
 
 
-_MSG = re.compile(r"(?is)message\s*(?:to\s*(?:the\s*)?team)?\s*[:\-]\s*[\"“']?(.*?)[\"”']?\s*$")
+_MSG = re.compile(r"(?i)message\s*+(?:to\s*+(?:the\s*+)?+team)?+\s*+[:\-]")
 
 
 def split_reply(text: str) -> tuple[str, str]:
-    """(action part, message) of a reply in the study's format."""
+    """(action part, message) of a reply in the study's format (linear: one search, then string ops)."""
     text = (text or "").strip()
     m = _MSG.search(text)
     if not m:
         return text, ""
     action = text[: m.start()].strip().rstrip(".").strip()
-    message = " ".join(m.group(1).split())[:300]
-    return action, message
+    message = text[m.end():].strip()
+    if message[:1] in ('"', "“", "'"):
+        message = message[1:]
+    if message[-1:] in ('"', "”", "'"):
+        message = message[:-1]
+    return action, " ".join(message.split())[:300]
 
 
 class LLMBombAgent:

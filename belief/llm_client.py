@@ -384,10 +384,7 @@ class LLMClient:
             rejected = status in (400, 404, 422) or "response_format" in text or "json_schema" in text
             if rejected and self.config.structured == "auto" and self._mode_index < len(_MODES) - 1:
                 raise _FallBack() from None
-            msg = _status_message(e, self.config)
-            if status == 429 or (status or 0) >= 500 or status in (408, 409):
-                raise LLMUnavailableError(f"{msg} ({self.config.max_retries + 1} attempt(s))") from None
-            raise LLMResponseError(msg, status) from None
+            raise self._error(e, getattr(e, "attempts", 1)) from None
 
     def _structured_schema(self, messages, schema, params) -> Structured:
         raw = self._unsupported(lambda: self._client.chat.completions.with_raw_response.parse(
@@ -488,6 +485,7 @@ class LLMClient:
                 if not _retryable(e) or attempt > cfg.max_retries:
                     self._fail(account)
                     if isinstance(e, passthrough):
+                        e.attempts = attempt  # for the caller's one-line message
                         raise
                     raise self._error(e, attempt) from None
                 wait, asked = _retry_wait(e, attempt)
@@ -498,6 +496,7 @@ class LLMClient:
                             f"{_status_message(e, cfg)}; the server asked to retry after {asked:g} s, beyond "
                             f"the call's {total:g} s deadline ({attempt} attempt(s))") from None
                     if isinstance(e, passthrough):
+                        e.attempts = attempt
                         raise
                     raise self._error(e, attempt) from None
                 time.sleep(wait)

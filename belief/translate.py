@@ -18,7 +18,14 @@ Every fact, whoever wrote it, passes the same gate (:meth:`Translator.check`):
    are never written;
 4. static facts: a fact contradicting the environment's static facts (a bed placed IN an office it is
    not in, a hallway that does not exist) is rejected with the static fact it contradicts;
-5. consistency: two values of one functional fluent, or two stances on one atom, in one update.
+5. consistency: two values of one functional fluent, or two stances on one atom, in one update;
+6. grounding (LLM facts, when the environment has a ``grounding`` hook): every fact is grounded in the
+   observation (the bomb game: only entities the text mentions, a teammate's beliefs only about what it was
+   there to see).
+
+Messages are data: they are split out of the text (:meth:`TranslationEnv.split_messages`) before the rules
+or the LLM read it, and come back in ``Translation.messages`` for a trust policy
+(:func:`belief.messages.receive_message`); the LLM never sees them.
 
 Then the update is applied to the agent's :class:`~belief.store.BeliefStore` all-or-nothing. When the
 LLM wrote the facts, every problem is sent back to it verbatim and it gets a bounded number of further
@@ -243,11 +250,11 @@ class Translator:
                                    "(set OPENAI_BASE_URL and BELIEF_MODEL, or pass --base-url and --model)")
         rules = self.env.rules
         result = Translation()
+        text, result.messages = self.env.split_messages(text)  # messages are data: never translated here
         rule_facts: list[Fact] = []
         llm_text = None
         if not use_llm and rules is not None:
             rr: RuleResult = rules.translate(text, agent)
-            result.messages = rr.messages
             checked = self.check(rr.facts, agent, partners=partners, order=order)
             if checked.errors:  # the rules themselves produced something invalid: a bug worth reporting
                 raise TranslationError("rule translator produced invalid facts: " + "; ".join(checked.errors),
@@ -271,7 +278,7 @@ class Translator:
                 result.applied = True
             return result
         result.source = "llm" if not rule_facts else "rules+llm"
-        return self._llm_loop(llm_text, agent, partners, order, store, rule_facts, result)
+        return self._llm_loop(llm_text, agent, partners, order, store, rule_facts, result, observation=text)
 
     def update(self, store, text: str, agent: str, **kw) -> Translation:
         """Translate and apply to ``store`` all-or-nothing (see :meth:`translate`)."""
@@ -281,8 +288,10 @@ class Translator:
         """Apply a checked batch all-or-nothing (BatchError or a single BeliefError on failure)."""
         store.apply(list(facts), mode=self.mode)
 
-    def _llm_loop(self, text, agent, partners, order, store, rule_facts, result: Translation) -> Translation:
+    def _llm_loop(self, text, agent, partners, order, store, rule_facts, result: Translation, *,
+                  observation: str) -> Translation:
         messages = self.prompt(text, agent, partners=partners, order=order, known=rule_facts)
+        grounded = self.env.grounding(observation, agent) if self.env.grounding is not None else None
         errors: list[str] = []
         before = dict(self.llm.usage.to_json())
         try:
@@ -293,6 +302,8 @@ class Translator:
                     raw = reply.text
                     checked = self.check(reply.value.facts, agent, partners=partners, order=order)
                     errors = checked.errors
+                    if grounded is not None:
+                        errors = errors + [f"{f}: {why}" for f in checked.facts if (why := grounded(f))]
                     if not errors:
                         facts = dedupe(rule_facts + checked.facts)
                         errors = self._batch_conflicts(facts)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Optional
 
@@ -52,10 +53,9 @@ class TranslatorConfig(BaseModel):
         if self.env:
             env = get_env(self.env)
             if self.static_facts or self.entities:
-                env = TranslationEnv(env.name, env.domain, {**env.entities, **self.entities},
-                                     (*env.static_facts, *(Fact.parse(s) for s in self.static_facts)), env.rules,
-                                     env.agents, env.description, (*env.closed_predicates, *self.closed),
-                                     env.message_facts)
+                env = replace(env, entities={**env.entities, **self.entities},
+                              static_facts=(*env.static_facts, *(Fact.parse(s) for s in self.static_facts)),
+                              closed_predicates=(*env.closed_predicates, *self.closed))
             return env
         if self.scenario:
             p = Path(self.scenario)

@@ -7,9 +7,12 @@ deterministic path) and optionally a parser for the claims its messages state. T
 (:mod:`belief.translate`) is used when it is configured and forced, or for the sentences the rules do not
 cover (``RuleResult.uncovered``).
 
-Messages are data: a rule translator never turns a teammate's message into the observer's beliefs. It
-returns the messages it finds (``RuleResult.messages``: sender, text) so the caller routes them through
-a trust policy (:func:`belief.messages.receive_message`).
+Messages are data: a rule translator never turns a teammate's message into the observer's beliefs. Its
+:meth:`RuleTranslator.split_messages` takes them out of the text (sender, text) before any translator, rules
+or LLM, reads the observation, so the caller routes them through a trust policy
+(:func:`belief.messages.receive_message`). An environment's ``grounding`` hook says, for one observation, why
+a fact the LLM proposed is not grounded in it (an entity the text never mentions, a teammate's belief about
+something that teammate could not see); the translator sends those problems back like any other.
 
 The core never imports an environment: environments register themselves when imported. ``import
 belief.envs`` registers ``bomb`` (:mod:`belief.envs.bomb_rules`, the bomb-defusal game of Li et al., 2023).
@@ -46,12 +49,20 @@ class RuleResult:
 
 
 class RuleTranslator:
-    """Base class: ``translate(text, agent) -> RuleResult``."""
+    """Base class: ``translate(text, agent) -> RuleResult``; ``split_messages`` for texts carrying messages."""
 
     name = "rules"
 
     def translate(self, text: str, agent: str) -> RuleResult:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def split_messages(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """(the observation without its messages, [(sender, message text)]). Default: no messages."""
+        return text, []
+
+
+#: ``grounding(text, agent)`` -> a check of one fact: why it is not grounded in ``text``, or None
+Grounding = Callable[[str, str], Callable[[Fact], Optional[str]]]
 
 
 @dataclass
@@ -68,6 +79,12 @@ class TranslationEnv:
     closed_predicates: tuple[str, ...] = ()  # every true fact of these is static (e.g. the map's hallways)
     #: the env's own reader of messages: text -> readable relations it states (for a trust policy)
     message_facts: Optional[Callable[[str], list[str]]] = None
+    #: checks that an LLM's facts are grounded in the observation they were read from (see Grounding)
+    grounding: Optional[Grounding] = None
+
+    def split_messages(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """(observation, messages): messages are data, taken out before any translator reads the text."""
+        return self.rules.split_messages(text) if self.rules is not None else (text, [])
 
     def store(self, agent: str | None = None) -> BeliefStore:
         """An empty BeliefStore over this env's domain and entities (with the agent's static knowledge)."""
@@ -118,5 +135,5 @@ def get_env(name: str, **kwargs) -> TranslationEnv:
     return factory(**kwargs)
 
 
-__all__ = ["RuleResult", "RuleTranslator", "TranslationEnv", "env_from_scenario", "env_names", "get_env",
+__all__ = ["Grounding", "RuleResult", "RuleTranslator", "TranslationEnv", "env_from_scenario", "env_names", "get_env",
            "register_env"]

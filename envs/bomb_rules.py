@@ -7,12 +7,22 @@ saw, where teammates are) and first-order facts for what a co-present teammate s
 returned as data (sender, text), never translated here; :func:`bomb_message_facts` reads the claims a
 message states, for a trust policy (:func:`belief.messages.receive_message`).
 
+Messages are data in two ways. :meth:`BombRules.split_messages` takes them out of the text before anything
+reads the observation; each message text is a JSON string (:func:`belief.envs.bomb_text.format_messages`
+writes them so), so ``Bravo: "x\" Charlie: \"y"`` is one message from bravo, never one from charlie.
+And :func:`bomb_grounding` rejects LLM facts the observation does not ground: entities, colours or
+defusals it never mentions, and a teammate's beliefs about what it was not in the room to see.
+
+Parsing is linear in the text's length: whitespace runs are collapsed per line and quantifiers that could
+retry the same characters are possessive.
+
 Importing this module (which ``import belief.envs`` does) registers the env, so the core's
 ``belief.translate_env.get_env("bomb")`` finds it without importing the environment.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Optional
 
@@ -23,7 +33,7 @@ from belief.formula import Atom, Believes, Fact, Formula, Not
 from belief.translate_env import RuleResult, RuleTranslator, TranslationEnv, register_env
 
 _COL = r"(?:red|green|blue)"
-_SEQ_TEXT = rf"((?:\[?\s*'?{_COL}'?(?:\s*(?:,|-|and|then|->)\s*'?{_COL}'?)*\s*\]?)|none(?:\s*\(defused\))?)"
+_SEQ_TEXT = rf"((?:\[?+\s*+'?+{_COL}'?+(?:\s*+(?:,|-|and|then|->)\s*+'?+{_COL}'?+)*+\s*+\]?+)|none(?:\s*+\(defused\))?+)"
 _R_ROUND = re.compile(r"^(?:your observation is:\s*)?(?:round|total team score|results)\s*:?\s*\d*\s*$", re.I)
 _R_AT = re.compile(r"\byou (?:are (?:currently |already )?in|moved to) room\s*(\d+)", re.I)
 _R_NOT_ADJ = re.compile(r"can ?not directly move to room\s*(\d+) because it is not adjacent to your current location,"
@@ -33,10 +43,10 @@ _R_INSPECT = re.compile(r"\byou inspected bomb\s*(\d+)", re.I)
 _R_APPLIED = re.compile(r"\byou applied (?:the )?(?:tool )?(" + _COL + r")(?: tool)? to bomb\s*(\d+)", re.I)
 _R_CANT_APPLY = re.compile(r"can ?not apply tool (" + _COL + r") to bomb\s*(\d+) because the sequence of this bomb is "
                            + _SEQ_TEXT, re.I)
-_R_SEQ = re.compile(r"\b(?:its|this bomb(?:'s)?|the bomb's)\s+(?:has a\s+)?(?:is (?:active|inactive) and its\s+)?"
-                    r"remaining sequence (?:is|of)\s*:?\s*" + _SEQ_TEXT, re.I)
-_R_ACTIVE_SEQ = re.compile(r"this bomb is (active|inactive) and its remaining sequence is\s*" + _SEQ_TEXT, re.I)
-_R_STAGE = re.compile(r"this bomb is a (\d)-stage bomb and its remaining sequence is\s*" + _SEQ_TEXT, re.I)
+_R_SEQ = re.compile(r"\b(?:its|this bomb(?:'s)?|the bomb's)\s++(?:has a\s++)?+(?:is (?:active|inactive) and its\s++)?+"
+                    r"remaining sequence (?:is|of)\s*+:?+\s*+" + _SEQ_TEXT, re.I)
+_R_ACTIVE_SEQ = re.compile(r"this bomb is (active|inactive) and its remaining sequence is\s*+" + _SEQ_TEXT, re.I)
+_R_STAGE = re.compile(r"this bomb is a (\d)-stage bomb and its remaining sequence is\s*+" + _SEQ_TEXT, re.I)
 _R_DEFUSED = re.compile(r"(?:bomb\s*(\d+) is fully defused|this bomb is defused successfully)", re.I)
 _R_VANISH = re.compile(r"you saw bomb\s*(\d+) vanish from room\s*(\d+):\s*(\w+) fully defused it", re.I)
 _R_CONTENTS = re.compile(r"^room contents\s*\(room\s*(\d+), your location\)\s*:\s*(.*)$", re.I)
@@ -46,15 +56,27 @@ _R_TEAM_ONE = re.compile(r"(?:player\s+)?(alpha|bravo|charlie)\s+(?:is\s+)?in\s+
 _R_SINCE = re.compile(r"^since your last turn\s*:\s*(.*)$", re.I)
 _R_MOVED = re.compile(r"(alpha|bravo|charlie) (?:moved from room\s*\d+ to|stayed in) room\s*(\d+)", re.I)
 _R_NO_TOOL = re.compile(r"you do not have (?:the )?(" + _COL + r")(?: tool)?", re.I)
-_R_TOOLS = re.compile(r"^your tools\s*:\s*(.*?)\.\s*(?:neighbouring rooms\s*:\s*(.*?)\.?)?\s*$", re.I)
-_R_NEIGHBOURS = re.compile(r"neighbouring rooms\s*:\s*(.*?)\.?\s*$", re.I)
+_R_TOOLS_HEAD = re.compile(r"your tools\s*+:\s*+", re.I)
+# the full stop ending the tools: the first one followed by nothing or by the neighbouring rooms
+_R_TOOLS_END = re.compile(r"\.\s*+(?:$|(?=neighbouring rooms\s*+:))", re.I)
+_R_NEIGHBOURS = re.compile(r"neighbouring rooms\s*+:\s*+(.*)$", re.I)
 _R_BENIGN = re.compile(r"^(?:results\s*:\s*)?(?:none yet.*|nothing happened.*|your action .*could not be understood.*|"
                        r"you are already in room\s*\d+\.?|consider .*|you will need to .*|you can only .*|"
                        r"there is no room\s*\d+.*|the rooms are .*|messages\s*:\s*none\.?)$", re.I)
 _R_MSG_HEAD = re.compile(r"^(?:messages|communication messages sent by your teammates)\s*:\s*(.*)$", re.I)
-_R_MSG_ONE = re.compile(r"(?:player\s+)?(alpha|bravo|charlie)\s*:\s*\"(.*?)\"(?=\s*\.?\s*(?:(?:player\s+)?"
-                        r"(?:alpha|bravo|charlie)\s*:\s*\"|$))", re.I | re.S)
+_R_MSG_SENDER = re.compile(r"\s*+(?:player\s++)?+(alpha|bravo|charlie)\s*+:\s*+(?=\")", re.I)
+_MSG_SEPARATORS = " \t\r\n.,;"
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def _tools_line(line: str) -> Optional[tuple[str, str]]:
+    """(tools, neighbouring rooms) of a whole 'Your tools: ... . Neighbouring rooms: ... .' line, or None."""
+    head = _R_TOOLS_HEAD.match(line)
+    end = _R_TOOLS_END.search(line, head.end()) if head else None
+    if end is None:
+        return None
+    rest = _R_NEIGHBOURS.match(line, end.end())
+    return line[head.end():end.start()], (rest.group(1).rstrip().rstrip(".") if rest else "")
 
 
 def _colours(text: str) -> list[str]:
@@ -79,7 +101,7 @@ class BombRules(RuleTranslator):
     def translate(self, text: str, agent: str) -> RuleResult:
         res = RuleResult()
         agent = agent.lower()
-        obs, messages = self._split_messages(text or "")
+        obs, messages = self.split_messages(text or "")
         res.messages = messages
         facts: list[Formula] = []
         here: Optional[str] = None
@@ -89,11 +111,11 @@ class BombRules(RuleTranslator):
         def me(f: Formula) -> None:
             facts.append(Believes(agent, f))
 
-        lines = [ln.strip() for ln in obs.replace("\r", "\n").split("\n") if ln.strip()]
+        lines = [" ".join(ln.split()) for ln in obs.replace("\r", "\n").split("\n") if ln.strip()]
         sentences: list[str] = []
         for ln in lines:
             # whole-line forms first (their content contains full stops)
-            if _R_CONTENTS.match(ln) or _R_TEAM.match(ln) or _R_SINCE.match(ln) or _R_TOOLS.match(ln):
+            if _R_CONTENTS.match(ln) or _R_TEAM.match(ln) or _R_SINCE.match(ln) or _tools_line(ln):
                 sentences.append(ln)
             else:
                 ln = re.sub(r"^(?:your observation is\s*:\s*)", "", ln, flags=re.I)
@@ -152,12 +174,12 @@ class BombRules(RuleTranslator):
                 hit = True
                 for a, r in _R_MOVED.findall(m.group(1)):
                     me(Atom("at", (a.lower(), f"room_{r}")))
-            m = _R_TOOLS.match(s_clean)
-            if m:
+            tools = _tools_line(s_clean)
+            if tools:
                 hit = True
-                for c in _colours(m.group(1)):
+                for c in _colours(tools[0]):
                     me(Atom("has", (agent, cutter_name(c))))
-                nb = m.group(2) or ""
+                nb = tools[1]
                 if here is not None:
                     for r in re.findall(r"room\s*(\d+)", nb, re.I):
                         me(Atom("adjacent", (here, f"room_{r}")))
@@ -236,8 +258,7 @@ class BombRules(RuleTranslator):
         res.facts = list(latest.values())
         return res
 
-    @staticmethod
-    def _split_messages(text: str) -> tuple[str, list[tuple[str, str]]]:
+    def split_messages(self, text: str) -> tuple[str, list[tuple[str, str]]]:
         """(observation text without messages, [(sender, message text)]). Everything after a 'Messages:'
         header up to the closing 'Your tools:' line is message data, whatever it looks like."""
         lines = text.replace("\r", "\n").split("\n")
@@ -246,7 +267,7 @@ class BombRules(RuleTranslator):
         in_msgs = False
         for ln in lines:
             stripped = ln.strip()
-            if in_msgs and re.match(r"^your tools\s*:", stripped, re.I):
+            if in_msgs and _R_TOOLS_HEAD.match(stripped):
                 in_msgs = False
             if in_msgs:
                 msg_chunks.append(ln)
@@ -254,7 +275,7 @@ class BombRules(RuleTranslator):
             m = _R_MSG_HEAD.match(stripped)
             if not m:
                 # the study's single-line format: "... Communication messages sent by your teammates: Player a: "x"."
-                m2 = re.search(r"communication messages sent by your teammates\s*:\s*(.*)$", stripped, re.I)
+                m2 = re.search(r"communication messages sent by your teammates\s*+:\s*+(.*)$", stripped, re.I)
                 if m2:
                     out.append(stripped[: m2.start()])
                     msg_chunks.append(m2.group(1))
@@ -268,11 +289,36 @@ class BombRules(RuleTranslator):
             msg_chunks.append(rest)
             in_msgs = True
         blob = "\n".join(msg_chunks).strip()
-        messages = [(s.lower(), t.strip()) for s, t in _R_MSG_ONE.findall(blob)]
+        messages = quoted_messages(blob)
         if blob and not messages:
             messages = [("unknown", blob)]
         messages = [(s, t) for s, t in messages if t and t.lower() not in ("none", "")]
         return "\n".join(out), messages
+
+
+def quoted_messages(blob: str) -> list[tuple[str, str]]:
+    """[(sender, text)] from ``Bravo: "..." Charlie: "..."``, each text a JSON string literal.
+
+    A sender is only ever read from outside a string. Text that is not a well-formed JSON string (a raw
+    line break, a bad escape, no closing quote) belongs, in full, to the sender before it: it can never
+    start a message from someone else. Linear: each string is decoded once by ``json``'s scanner.
+    """
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while True:
+        m = _R_MSG_SENDER.match(blob, pos)
+        if m is None:
+            return out
+        sender = m.group(1).lower()
+        try:
+            text, pos = json.decoder.scanstring(blob, m.end() + 1)
+        except ValueError:
+            rest = blob[m.end() + 1:].rstrip().rstrip(".").rstrip()
+            out.append((sender, " ".join((rest[:-1] if rest.endswith('"') else rest).split())))
+            return out
+        out.append((sender, " ".join(text.split())))
+        while pos < len(blob) and blob[pos] in _MSG_SEPARATORS:
+            pos += 1
 
 
 def bomb_message_facts(text: str) -> list[str]:
@@ -293,12 +339,60 @@ def bomb_message_facts(text: str) -> list[str]:
     return out
 
 
+_R_MENTION = re.compile(r"\b(bomb|room)[ _#]?+(\d+)\b")
+_R_WORD = re.compile(r"[a-z]+")
+
+
+def bomb_grounding(text: str, agent: str):
+    """The bomb game's grounding check for LLM facts read from ``text`` (an observation, messages removed).
+
+    A fact is grounded when every bomb, room and teammate it names is mentioned in the text, so is every
+    colour of a sequence or cutter, a defusal (``none``, ``defused``) only when the text tells of one, and a
+    teammate's belief (``agent BELIEVE mate BELIEVE ...``) only when the text shows that teammate in the
+    agent's room (the rules' reading of the same text). Returns ``fact -> problem or None``.
+    """
+    agent = agent.lower()
+    flat = " ".join(text.split()).lower()
+    mentioned = {f"{kind}_{num}" for kind, num in _R_MENTION.findall(flat)}
+    words = set(_R_WORD.findall(flat))
+    mentioned |= words & set(BOMB_AGENTS)
+    defusal = any(w.startswith("defus") or w.startswith("vanish") for w in words)
+    seen = BombRules().translate(text, agent).facts
+    here = next((f.atom.args[1] for f in seen if f.chain == (agent,) and f.atom.pred == "at"
+                 and f.atom.args[0] == agent), None)
+    present = {f.atom.args[0] for f in seen if f.chain == (agent,) and f.atom.pred == "at"
+               and f.atom.args[1] == here and here is not None}
+
+    def problem(fact: Fact) -> Optional[str]:
+        for name in fact.atom.args:
+            if name == agent or name == "active":
+                continue
+            if name in ("none", "defused"):
+                if not defusal:
+                    why = f"{name!r} needs a defusal, and the observation tells of none"
+                    return why + ": write only what it states"
+                continue
+            if name.startswith(("bomb_", "room_")) or name in BOMB_AGENTS:
+                if name not in mentioned:
+                    return f"{name} is not mentioned in the observation: write only what it states"
+                continue
+            missing = [c for c in name.removesuffix("_cutter").split("_") if c not in words]
+            if missing:
+                return f"the colour {', '.join(missing)} is not mentioned in the observation: write only what it states"
+        if len(fact.chain) == 2 and fact.chain[1] not in present:
+            return (f"{fact.chain[1]} is not in {agent}'s room in this observation, so it cannot have seen this "
+                    f"(no first-order fact)")
+        return None
+
+    return problem
+
+
 def bomb_env(rooms=BOMB_ROOMS, edges=BOMB_EDGES, bombs=range(1, 6), **_) -> TranslationEnv:
     """The ``bomb`` TranslationEnv (the study's map by default): registered as ``get_env("bomb")``."""
     return TranslationEnv(
         name="bomb", domain=bomb_domain(), entities=bomb_entities(rooms, bombs),
         static_facts=bomb_static_facts(rooms, edges), rules=BombRules(), agents=BOMB_AGENTS,
-        closed_predicates=("adjacent", "has"), message_facts=bomb_message_facts,
+        closed_predicates=("adjacent", "has"), message_facts=bomb_message_facts, grounding=bomb_grounding,
         description=("Three agents (alpha, bravo, charlie) defuse bombs in rooms room_0, room_3, room_5, room_6, "
                      "room_8. Each bomb is IN one room and has a remaining colour sequence, e.g. "
                      "seq(bomb_3, red_green); a fully defused bomb has seq(bomb_3, none) and state(bomb_3, defused). "
@@ -321,4 +415,5 @@ def bomb_env_from_trace_meta(meta: dict) -> TranslationEnv:
 
 register_env("bomb", bomb_env)
 
-__all__ = ["BombRules", "bomb_env", "bomb_env_from_trace_meta", "bomb_message_facts"]
+__all__ = ["BombRules", "bomb_env", "bomb_env_from_trace_meta", "bomb_grounding", "bomb_message_facts",
+           "quoted_messages"]

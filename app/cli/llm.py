@@ -49,9 +49,11 @@ def translate_cmd(
     """Print the belief facts one observation gives AGENT (and every problem found), then the messages in it.
 
     Without --llm the environment's rule-based translator answers; sentences it does not cover go to the
-    LLM when one is configured. Messages found in the text are data: they pass through the trust policy
-    and only ever become the agent's own beliefs. Exit 1 (one line on stderr) when no valid update exists
-    or the endpoint fails; the time is bounded by --timeout, --max-retries and --attempts.
+    LLM when one is configured. Messages found in the text are data: they are taken out before the rules or
+    the LLM read the observation, pass through the trust policy (--policy) and only ever become the
+    agent's own beliefs. Exit 1 (one line on stderr) when no valid update exists, nothing in the text is
+    understood, or the endpoint fails; exit 2 on an unknown agent or policy. The time is bounded by
+    --timeout, --max-retries and --attempts.
     """
     try:
         code = _translate(text, env, agent, llm, base_url, model, api_key, config, timeout, max_retries, attempts,
@@ -71,9 +73,15 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
     import belief.envs  # noqa: F401  (registers the environments' translators)
     from belief.errors import BeliefError
     from belief.messages import receive_message
+    from belief.policies import PolicyError, get_policy
     from belief.translate import TranslationError, Translator
     from belief.translate_env import get_env
 
+    try:
+        get_policy(policy)
+    except PolicyError as e:
+        _err(str(e))
+        return 2
     if text == "-":
         text = sys.stdin.read()
     env = get_env(env_name)
@@ -93,6 +101,13 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
             for x in e.errors:
                 print(f"rejected: {x}")
         _err(f"no valid update after {e.attempts} attempt(s); nothing recorded")
+        return 1
+    if not result.facts and not result.messages and result.uncovered:
+        why = "no LLM configured" if client is None else "the LLM was not asked"
+        if as_json:
+            print(json.dumps({"ok": False, "error": "nothing understood", "uncovered": result.uncovered}))
+        _err(f"nothing understood in the text ({why}): {result.uncovered[0]!r}"
+             + (f" and {len(result.uncovered) - 1} more sentence(s)" if len(result.uncovered) > 1 else ""))
         return 1
     receptions = []
     parse = env.message_facts

@@ -36,7 +36,7 @@ def test_llm_path_json_output(runner):
     with FakeOpenAI([{"json": {"facts": ["alpha BELIEVE bomb_9 IN room_6"]}},
                      {"json": {"facts": ["alpha BELIEVE bomb_2 IN room_6"]}}]) as srv:
         r = runner.invoke(app, ["translate", "--agent", "alpha", "--llm", "--base-url", srv.base_url,
-                                "--model", "fake", "--json", "There is a bomb here."])
+                                "--model", "fake", "--json", "Bomb 2 is here in Room 6."])
         assert srv.count == 2
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout.strip().splitlines()[-1])

@@ -42,14 +42,14 @@ def test_rules_answer_without_any_request(fake, client_for, bomb):
 
 
 def test_llm_forced_valid_reply_is_applied(fake, client_for, bomb):
-    fake.push({"json": {"facts": ["alpha BELIEVE bomb_2 IN room_6", "bomb_4 IN room_8",
+    fake.push({"json": {"facts": ["alpha BELIEVE bomb_2 IN room_6", "charlie AT room_6",
                                   "alpha BELIEVE charlie BELIEVE bomb_2 IN room_6"]}})
     tr = Translator(bomb, client_for(fake))
     store = bomb.store("alpha")
     out = tr.update(store, OBS, "alpha", use_llm=True)
     assert out.source == "llm" and out.attempts == 1 and fake.count == 1
     # a bare relation is read as alpha's own belief, never as reality
-    assert "alpha BELIEVE bomb_4 IN room_8" in {str(f) for f in out.facts}
+    assert "alpha BELIEVE charlie AT room_6" in {str(f) for f in out.facts}
     assert not list(store.facts(()))
     assert out.usage["requests"] == 1 and out.usage["total_tokens"] > 0
 
@@ -59,7 +59,7 @@ def test_unknown_entities_are_sent_back_then_fixed(fake, client_for, bomb):
               {"json": {"facts": ["alpha BELIEVE bomb_2 IN room_6"]}})
     tr = Translator(bomb, client_for(fake))
     store = bomb.store("alpha")
-    out = tr.update(store, "odd text", "alpha", use_llm=True)
+    out = tr.update(store, "Bomb 2 sits in Room 6.", "alpha", use_llm=True)
     assert out.attempts == 2 and fake.count == 2
     feedback = fake.requests[1]["messages"][-1]["content"]
     assert "unknown entity 'bomb_9'" in feedback and "unknown entity 'kitchen'" in feedback
@@ -100,7 +100,7 @@ def test_each_fault_is_rejected_with_a_reason_then_recovered(fake, client_for, b
     fake.push(reply, {"json": {"facts": ["alpha BELIEVE bomb_1 IN room_0"]}})
     tr = Translator(bomb, client_for(fake))
     store = bomb.store("alpha")
-    out = tr.update(store, "text", "alpha", use_llm=True)
+    out = tr.update(store, "Bomb 1 is in Room 0.", "alpha", use_llm=True)
     assert fake.count == 2 and out.attempts == 2
     assert any(needle in p for p in out.history[0]), out.history
     assert needle in fake.requests[1]["messages"][-1]["content"]
@@ -113,7 +113,7 @@ def test_contradiction_with_the_store_in_add_mode_is_fed_back(fake, client_for, 
     tr = Translator(bomb, client_for(fake), mode="add")
     store = bomb.store("alpha")
     store.add("alpha BELIEVE bomb_1 IN room_0")
-    out = tr.update(store, "text", "alpha", use_llm=True)
+    out = tr.update(store, "Bomb 1 and Bomb 2; Room 0 and Room 3.", "alpha", use_llm=True)
     assert out.attempts == 2 and "functional" in out.history[0][0]
     assert store.ask("? alpha BELIEVE bomb_2 IN ?r").bindings == {"r": "room_3"}
 
