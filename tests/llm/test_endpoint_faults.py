@@ -3,6 +3,7 @@
 Every case uses the real ``openai`` client over HTTP against the loopback FakeOpenAI. Each call runs in a
 thread joined with a generous bound, so a regression fails in seconds instead of hanging the suite.
 """
+import json
 import threading
 import time
 
@@ -146,3 +147,16 @@ def test_translate_cli_on_a_dripping_server_ends_with_one_line(monkeypatch):
     assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: timed out")
     assert elapsed < 10
+
+
+@pytest.mark.parametrize("where", ["content", "body"])
+def test_run_transport_llm_survives_deeply_nested_replies(fake, where):
+    """Before: a RecursionError traceback out of ``run transport --llm``. Now each part falls back."""
+    fake.default = {"nested": 100_000, "where": where}
+    r, _ = bounded(lambda: CliRunner().invoke(app, [
+        "run", "transport", "--episode", "0", "--max-steps", "4", "--llm", "--base-url", fake.base_url,
+        "--model", "fake", "--max-retries", "0", "--json"]), seconds=60)
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout.strip().splitlines()[-1])
+    assert fake.count > 0 and row["llm"]["update"]["fallbacks"] > 0 and row["llm"]["update"]["llm"] == 0
