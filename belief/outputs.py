@@ -44,10 +44,14 @@ class OutputPathError(BeliefError):
     """An output that cannot be written where it is asked for (no such folder, a folder in its place)."""
 
 
-def check_outputs(outputs: dict, inputs: Iterable = (), force: bool = False) -> None:
+def check_outputs(outputs: dict, inputs: Iterable = (), force: bool = False, tables: Iterable[str] = ()) -> None:
     """Before a command does any work: no output (``{option: path or None}``) may name an input or another
-    output (OutputConflictError, even with `force`), nor exist unless `force` (OutputExistsError)."""
+    output (OutputConflictError, even with `force`), nor exist unless `force` (OutputExistsError); the
+    options in `tables` must name a results table format (:data:`TABLE_FORMATS`, OutputPathError)."""
     given = [(flag, p) for flag, p in outputs.items() if p is not None]
+    for flag, path in given:
+        if flag in tables:
+            check_table_path(path, flag)
     sources = [p for p in inputs if p is not None]
     for i, (flag, path) in enumerate(given):
         for other_flag, other in given[:i]:
@@ -115,6 +119,40 @@ def write_csv(path, rows: Sequence[dict], columns: Sequence[str]) -> Path:
     return atomic_write_text(path, csv_text(rows, columns))
 
 
+#: formats of a results table, by the file's suffix: a JSON array, JSON Lines, CSV (one row per line)
+TABLE_FORMATS = (".json", ".jsonl", ".csv")
+
+
+def flat_row(row: dict, prefix: str = "") -> dict:
+    """Nested objects as dotted keys (``{"planner": {"calls": 3}}`` -> ``{"planner.calls": 3}``)."""
+    out: dict = {}
+    for k, v in row.items():
+        if isinstance(v, dict) and v:
+            out.update(flat_row(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def check_table_path(path, flag: str = "--results") -> None:
+    if Path(path).suffix.lower() not in TABLE_FORMATS:
+        raise OutputPathError(f"{flag} {path}: write results as {', '.join(TABLE_FORMATS)} (by the file's suffix)")
+
+
+def write_table(path, rows: Sequence[dict]) -> Path:
+    """`rows` as a JSON array, JSON Lines or CSV by `path`'s suffix; JSONL and CSV rows are flat (dotted keys),
+    CSV columns in first-seen order."""
+    check_table_path(path)
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        return atomic_write_text(path, json.dumps(list(rows), indent=1) + "\n")
+    flat = [flat_row(r) for r in rows]
+    if suffix == ".jsonl":
+        return write_jsonl(path, flat)
+    columns = list(dict.fromkeys(k for r in flat for k in r))
+    return write_csv(path, flat, columns)
+
+
 def trace_completeness(path) -> str | None:
     """Why the trace file at `path` is not complete, or None when it is whole.
 
@@ -142,6 +180,7 @@ def trace_is_complete(path) -> bool:
     return trace_completeness(path) is None
 
 
-__all__ = ["TEMP_SUFFIX", "OutputExistsError", "OutputConflictError", "OutputPathError", "check_outputs", "atomic_write_bytes", "atomic_write_text", "remove_stale_temps", "refuse_existing", "same_file",
-           "sha256_file", "sha256_text", "jsonl_text", "csv_text", "write_jsonl", "write_csv",
-           "trace_completeness", "trace_is_complete"]
+__all__ = ["TEMP_SUFFIX", "OutputExistsError", "OutputConflictError", "OutputPathError", "check_outputs",
+           "atomic_write_bytes", "atomic_write_text", "remove_stale_temps", "refuse_existing", "same_file",
+           "sha256_file", "sha256_text", "jsonl_text", "csv_text", "write_jsonl", "write_csv", "TABLE_FORMATS",
+           "flat_row", "check_table_path", "write_table", "trace_completeness", "trace_is_complete"]

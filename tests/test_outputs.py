@@ -132,3 +132,22 @@ def test_check_outputs_before_any_work(tmp_path):
     with pytest.raises(OutputExistsError):
         check_outputs({"--out": out})
     check_outputs({"--out": out}, force=True)
+
+
+def test_results_tables_by_suffix(tmp_path):
+    from belief.outputs import write_table
+
+    rows = [{"agent": "cobel", "rate": 0.9, "planner": {"calls": 3, "seconds": 0.5}, "pair": [1, 2]},
+            {"agent": "silent", "rate": 0.8, "planner": {"calls": 1}, "extra": True}]
+    write_table(tmp_path / "r.json", rows)
+    assert __import__("json").loads((tmp_path / "r.json").read_text()) == rows
+    write_table(tmp_path / "r.jsonl", rows)
+    first = __import__("json").loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert first == {"agent": "cobel", "rate": 0.9, "planner.calls": 3, "planner.seconds": 0.5, "pair": [1, 2]}
+    write_table(tmp_path / "r.csv", rows)
+    back = list(csv.DictReader(io.StringIO((tmp_path / "r.csv").read_text())))
+    assert list(back[0]) == ["agent", "rate", "planner.calls", "planner.seconds", "pair", "extra"]
+    assert back[1] == {"agent": "silent", "rate": "0.8", "planner.calls": "1", "planner.seconds": "", "pair": "",
+                       "extra": "true"}
+    with pytest.raises(OutputPathError, match="--results .*r.txt"):
+        check_outputs({"--results": tmp_path / "r.txt"}, tables=("--results",))

@@ -22,7 +22,7 @@ from belief.app.household_bench import AGENT_KINDS, bench, contract, play_episod
 from belief.app.progress import progress_bar
 from belief.errors import BeliefError
 from belief.executor import EXECUTORS
-from belief.outputs import atomic_write_text
+from belief.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -80,7 +80,8 @@ def bench_household(
     address: Optional[str] = run_options.ADDRESS,
     as_json: bool = typer.Option(False, "--json", help="print the contract JSON object as the last line"),
     progress: bool = run_options.PROGRESS,
-    results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+    results: Optional[Path] = typer.Option(None, "--results", help="write one row per episode: .json (an array), "
+                                           ".jsonl or .csv (flat: nested figures as dotted columns)"),
     force: bool = run_options.FORCE,
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
@@ -100,7 +101,7 @@ def bench_household(
             _fail(" ".join(str(e).split()), 1)
     if results is not None:
         try:
-            atomic_write_text(results, json.dumps(rows, indent=1))
+            write_table(results, rows)
         except OSError as e:
             _fail(f"cannot write {results}: {e}", 1)
     out.print(_table(summary))

@@ -21,11 +21,12 @@ FORCE = typer.Option(False, "--force", help="overwrite existing outputs (a run d
                      "manifest lists first)")
 
 
-def refuse_bad_outputs(outputs: dict, inputs=(), force: bool = False) -> None:
+def refuse_bad_outputs(outputs: dict, inputs=(), force: bool = False, tables=("--results",)) -> None:
     """Exit with one ``error:`` line (2: an output names an input or another output; 1: it exists without
-    --force, or cannot be written there) before the command does any work."""
+    --force, cannot be written there, or a results table has no known format) before the command does any
+    work."""
     try:
-        check_outputs(outputs, inputs, force)
+        check_outputs(outputs, inputs, force, tables)
     except BeliefError as e:
         print(f"error: {e}", file=sys.stderr)
         raise typer.Exit(2 if isinstance(e, OutputConflictError) else 1)

@@ -25,7 +25,7 @@ from belief.app.progress import progress_bar
 from belief.errors import BeliefError
 from belief.executor import EXECUTORS
 from belief.llm_client import LLMError
-from belief.outputs import atomic_write_text
+from belief.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -129,7 +129,8 @@ def bench_transport(
     executor: str = run_options.EXECUTOR,
     workers: int = typer.Option(2, "--workers", min=1, help="episode processes (local) or CPUs (ray)"),
     address: Optional[str] = run_options.ADDRESS,
-    results: Optional[Path] = typer.Option(None, "--results", help="write per-episode results as JSON"),
+    results: Optional[Path] = typer.Option(None, "--results", help="write one row per episode: .json (an array), "
+                                           ".jsonl or .csv (flat: nested figures as dotted columns)"),
     force: bool = run_options.FORCE,
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (one process; see --llm-parts)"),
     base_url: Optional[str] = llm_options.BASE_URL,
@@ -174,7 +175,7 @@ def bench_transport(
     if mode is not None and not as_json:
         out.print(_llm_table(summary["llm"]))
     for path, write in ((plot, lambda p: draw(summary, str(p))),
-                        (results, lambda p: atomic_write_text(p, json.dumps(summary["results"], indent=1)))):
+                        (results, lambda p: write_table(p, summary["results"]))):
         if path is None:
             continue
         try:
