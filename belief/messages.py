@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from belief.errors import BeliefError, BeliefTypeError
-from belief.formula import Atom, Fact, Stance, compose
+from belief.formula import Atom, Believes, Fact, Stance, compose
 from belief.grammar import parse_fact
 from belief.llm_client import LLMError
 from belief.policies import ChainEffect, GroupEffect, PolicyContext, get_policy
@@ -46,10 +46,12 @@ def message_claims(translator: Translator, text: str, sender: str, *, use_llm: O
     Order of sources: ``parse_facts`` (an environment's own message parser returning readable relations),
     readable facts written literally in the message (one per line or separated by ';'), then the LLM
     (when configured, or forced with ``use_llm=True``). Anything with a BELIEVE/UNSURE chain is refused:
-    a message cannot write beliefs.
+    a message cannot write beliefs; a claim the LLM read that the environment's grounding check finds
+    nowhere in the message is refused too.
     """
     candidates: list[str] = []
     refused: list[str] = []
+    from_llm = False
     if parse_facts is not None and not use_llm:
         candidates.extend(parse_facts(text))
     if not candidates and not use_llm:
@@ -66,11 +68,14 @@ def message_claims(translator: Translator, text: str, sender: str, *, use_llm: O
         try:
             reply = translator.llm.structured(msgs, ClaimList)
             candidates.extend(reply.value.claims)
+            from_llm = True
         except LLMError as e:
             refused.append(f"LLM could not read the message: {e}")
     if not candidates and not refused:
         why = "no LLM configured" if translator.llm is None or use_llm is False else "the LLM found none"
         refused.append(f"no claim understood in the message ({why}); nothing taken from it")
+    grounding = translator.env.grounding
+    grounded = grounding(text, sender) if from_llm and grounding is not None else None
     claims: list[Fact] = []
     for c in candidates:
         try:
@@ -95,6 +100,10 @@ def message_claims(translator: Translator, text: str, sender: str, *, use_llm: O
             continue
         if len(fact.atom.args) < 2:
             refused.append(f"{fact}: a claim needs a subject and a value")
+            continue
+        why = grounded(Fact(Believes(translator.agent_name(sender), fact.formula))) if grounded else None
+        if why:  # the LLM read something the message does not say
+            refused.append(f"{fact}: {why}")
             continue
         claims.append(fact)
     return dedupe(claims), refused
