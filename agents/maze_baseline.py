@@ -3,7 +3,8 @@ of earlier sightings; they act on what they see now (``infos[agent]["obs"]``).
 
 Capture: step towards the thief when it is in sight, else a random open door. Escape: the shortest route
 to the generator (then the exit), ignoring the killer; a random open door when the route is shut. ToM
-answers are egocentric: the player's own belief (checker on its private trace) for every chain.
+answers are egocentric: the player's own belief (checker on its private trace) for every chain; EC answers
+use its door map and the adversary's last sighting as if it had not moved since.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from belief.agents.maze_tracking import MazeTracker
+from belief.envs.coordqa import ec_answer
 from belief.envs.maze_world import DIRECTIONS, MOVES, STAY, USE
 
 
@@ -32,6 +34,12 @@ class MazeBaselineAgent:
         return None
 
     def answer(self, q: dict) -> str:
+        """ToM: egocentric; EC: its door map and the adversary where it last saw it (anywhere if never seen;
+        no reasoning about where it may have gone since)."""
+        if q.get("category") == "EC":
+            last = self.tracker.where(self.adversary)
+            maze = self.tracker.maze
+            return ec_answer(q, maze, {last} if last in maze.rooms else set(maze.rooms))
         return self.tracker.answer(q, egocentric=True)
 
     def _towards(self, view: dict, goal: str, mask):

@@ -16,6 +16,7 @@ in; a player who sees the killer within two moves flees (the move, or the press,
 from __future__ import annotations
 
 from belief.agents.maze_tracking import MazeTracker
+from belief.envs.coordqa import ec_answer
 from belief.envs.maze_world import DIRECTIONS, PRESS, STAY, USE, Maze, plan_first_actions
 
 
@@ -59,6 +60,10 @@ class MazeBeliefAgent:
         self.tracker.new_round()
 
     def answer(self, q: dict) -> str:
+        """ToM questions: the checker on the private trace; EC questions: the tracked map (believed door
+        states, the rooms the adversary may be in)."""
+        if q.get("category") == "EC":
+            return ec_answer(q, self.tracker.maze, self.tracker.possible)
         return self.tracker.answer(q)
 
     def message(self, view: dict):

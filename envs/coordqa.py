@@ -19,6 +19,7 @@ Pure functions of their inputs: the same state and seed give the same questions.
 from __future__ import annotations
 
 import random
+import re
 
 from belief.envs.maze_world import ACTION_NAMES, DIRECTIONS, Maze, plan_first_actions
 from belief.grade_questions import GIVEN, NO, YES, Question
@@ -77,37 +78,79 @@ def plan_goal(state: dict, agent: str) -> tuple:
     return {goal}, {maze.pos[state["adversary"]]} - {goal}
 
 
-def plan_questions(state: dict, agent: str, t: int, prefix: str, rng: random.Random) -> list:
-    """Two EC questions and one JP question for ``agent`` in ``state`` (the maze at event ``t``)."""
+REACH_TEXT = re.compile(r"If (?P<door>door_\d+) were closed, could the (?P<adversary>\w+) reach (?P<target>room_\d+)\?")
+MOVE_TEXT = re.compile(r"(?P<who>\w+) is in (?P<room>room_\d+)\. Where does \w+ get by moving (?P<direction>north|east|south|west)\?")
+
+
+def reach_if_closed(maze: Maze, door: str, adversary_rooms, target: str) -> bool:
+    """Whether ``target`` is reachable with ``door`` closed (other doors as in ``maze``) from most of the
+    rooms the adversary may be in (the one it is in, for the gold; a player's believed rooms, for its answer;
+    a tie counts as reachable)."""
+    closed = dict(maze.open)
+    closed[door] = False
+    rooms = sorted(adversary_rooms)
+    hits = sum(target in maze.reachable(r, closed) for r in rooms)
+    return 2 * hits >= len(rooms)
+
+
+def ec_questions(state: dict, agent: str, t: int, prefix: str, rng: random.Random) -> list:
+    """Two EC questions for ``agent`` about ``state`` (the maze at event ``t``): what closing an open door
+    would do to the adversary's reach, and where one of ``agent``'s moves leads."""
     maze: Maze = state["maze"]
     adv = state["adversary"]
-    room = maze.pos[agent]
     out = []
     open_doors = sorted(d for d, o in maze.open.items() if o)
     if open_doors:
         door = rng.choice(open_doors)
         target = rng.choice(sorted(set(maze.rooms) - {maze.pos[adv]}))
-        closed = dict(maze.open)
-        closed[door] = False
-        can = target in maze.reachable(maze.pos[adv], closed)
+        can = reach_if_closed(maze, door, {maze.pos[adv]}, target)
         out.append(plan_question(f"{prefix}-ec-reach", "EC", "reach_if_closed", agent,
                                  f"If {door} were closed, could the {adv} reach {target}?", t, (YES if can else NO,)))
-    direction = rng.choice(DIRECTIONS)
+    room, direction = maze.pos[agent], rng.choice(DIRECTIONS)
     lands = maze.step_to(room, direction) or "nowhere"
     out.append(plan_question(f"{prefix}-ec-move", "EC", "move_leads_to", agent,
                              f"{agent.capitalize()} is in {room}. Where does {agent.capitalize()} get by moving "
                              f"{direction}? (nowhere if no open door leads that way)", t, (lands,),
                              tuple(maze.rooms) + ("nowhere",)))
+    return out
+
+
+def jp_question(state: dict, agent: str, t: int, prefix: str):
+    """The JP question for ``agent`` about ``state`` (None when no plan reaches its goal): every first action
+    of a shortest plan, ``use`` at the generator (gate closed) or the exit (gate open)."""
+    maze: Maze = state["maze"]
     goals, avoid = plan_goal(state, agent)
-    gold = best_actions(maze, room, goals, avoid)
+    gold = best_actions(maze, maze.pos[agent], goals, avoid)
     names = ACTION_NAMES if state["game"] == "escape" else ACTION_NAMES[:6]
     if state["game"] == "escape" and gold == ("stay",):
-        gold = ("use",)  # at the generator (gate closed) or the exit (gate open)
-    if gold:
-        out.append(plan_question(f"{prefix}-jp", "JP", "best_action", agent,
-                                 f"What is the best next action for {agent.capitalize()}? (one of: {', '.join(names)})",
-                                 t, gold, names))
-    return out
+        gold = ("use",)
+    if not gold:
+        return None
+    return plan_question(f"{prefix}-jp", "JP", "best_action", agent,
+                         f"What is the best next action for {agent.capitalize()}? (one of: {', '.join(names)})",
+                         t, gold, names)
+
+
+def plan_questions(state: dict, agent: str, t: int, prefix: str, rng: random.Random) -> list:
+    """:func:`ec_questions` and (when a plan exists) :func:`jp_question` for ``agent`` in ``state``."""
+    jp = jp_question(state, agent, t, prefix)
+    return ec_questions(state, agent, t, prefix, rng) + ([jp] if jp is not None else [])
+
+
+def ec_answer(q: dict, maze: Maze, adversary_rooms) -> str:
+    """A player's free-text answer to an EC question (``q`` as in a questions file), from its own map:
+    ``maze`` with the door states it believes, ``adversary_rooms`` the rooms it believes the adversary may
+    be in. Reads only the question's text (as a person or an LLM would), never its gold."""
+    text = q.get("text") or ""
+    if m := REACH_TEXT.search(text):
+        if not adversary_rooms:
+            return "I do not know."
+        can = reach_if_closed(maze, m["door"], adversary_rooms, m["target"])
+        return f"{'Yes' if can else 'No'}, I think the {m['adversary']} {'could' if can else 'could not'} get there."
+    if m := MOVE_TEXT.search(text):
+        lands = maze.step_to(m["room"], m["direction"])
+        return f"To {lands}." if lands else f"Nowhere: no open door leads {m['direction']}."
+    return "I do not know."
 
 
 def describe_state(state: dict) -> str:
@@ -130,5 +173,6 @@ def action_answer(action: int) -> str:
     return f"I move {name}." if name in DIRECTIONS else f"I {name}."
 
 
-__all__ = ["tom_questions", "plan_question", "plan_questions", "best_actions", "plan_goal", "describe_state",
+__all__ = ["tom_questions", "plan_question", "plan_questions", "ec_questions", "jp_question", "ec_answer",
+           "reach_if_closed", "best_actions", "plan_goal", "describe_state",
            "action_answer", "CATEGORIES"]

@@ -6,7 +6,8 @@ from typer.testing import CliRunner
 from belief.app.cli import app
 from belief.app.maze_runner import MazeConfig, play_episode, snapshot
 from belief.envs import capture_v0, escape_v0
-from belief.envs.coordqa import best_actions, plan_questions
+from belief.agents.maze_belief import MazeBeliefAgent
+from belief.envs.coordqa import best_actions, ec_answer, plan_questions, reach_if_closed
 from belief.grade_questions import question_from_dict
 from belief.grading import grade_questions, grade_trace
 
@@ -57,7 +58,8 @@ def test_one_grade_call_grades_a_whole_coordqa_file_set(tmp_path):
     assert g.exit_code == 0, g.output
     s = json.loads(g.stdout.strip().splitlines()[-1])
     assert set(s["by_category"]) == {"EC", "ToM", "JP"} and s["unknown_ids"] == []
-    assert s["by_category"]["ToM"]["missing"] == 0 and s["by_category"]["JP"]["answered"] > 0
+    assert all(c["missing"] == 0 and c["unreadable"] == 0 for c in s["by_category"].values())
+    assert s["by_category"]["JP"]["answered"] > 0 and s["by_category"]["EC"]["answered"] > 0
     # Alice answers her JP question with the action she takes: right when it starts a shortest plan
     rows = json.loads(r.stdout.strip().splitlines()[-1])["jp_agreement"]
     assert s["by_category"]["JP"]["answered_only"] == rows
@@ -69,3 +71,46 @@ def test_tom_questions_are_graded_by_the_general_checker_path():
     assert len(rep.rows) == len(r["_tom"]) > 0
     assert {row["level"] for row in rep.rows} == {"introspection", "first_order", "second_order"}
     assert {row["gold"] for row in rep.rows if row["kind"] == "knows"} <= {"yes", "no"}
+
+
+def test_both_players_answer_every_ec_and_jp_question_about_their_own_state():
+    for game, kind in (("capture", "baseline"), ("escape", "belief")):
+        r = play_episode(MazeConfig(game=game, agents=kind), 4, keep=True)
+        rep = grade_trace(r["_trace"], r["_tom"] + r["_plan"], r["_answers"])
+        assert rep.missing() == [] and r["missing"] == 0
+        assert [row for row in rep.unreadable() if row["category"] != "ToM"] == []  # the baseline abstains on ToM
+        jp = [q for q in r["_plan"] if q.category == "JP"]
+        assert {q.agent for q in jp} == {"alice", "bob"} and {q.agent for q in r["_plan"] if q.category == "EC"} == {"alice", "bob"}
+        # Bob's JP question is about the state after Alice's move: a later event than the round's EC questions
+        round0 = [q for q in r["_plan"] if q.id.startswith("r0-")]
+        ec_time = next(q.time for q in round0 if q.category == "EC")
+        assert next(q.time for q in round0 if q.id == "r0-bob-jp") > ec_time
+        assert sum(r["coordqa"]["JP"]) and r["coordqa"]["JP"][0] / r["coordqa"]["JP"][1] == r["jp_agreement"]
+
+
+def test_ec_answers_come_from_the_players_belief_not_the_world():
+    e = capture_v0.raw_env(seed=3)
+    world = e.maze
+    q = next(q for k in range(50) for q in plan_questions(snapshot(e, "capture"), "alice", 0, "q", random.Random(k))
+             if q.template == "reach_if_closed" and q.gold == ("yes",))
+    right = ec_answer(q.to_json(), world, {world.pos["thief"]})
+    assert grade_questions(None, [q], {q.id: right}).summary()["correct"] == 1
+    # a player who believes every door shut answers "no" from that belief, and is graded wrong
+    believed = world.copy()
+    believed.open = {d: False for d in believed.doors}
+    wrong = ec_answer(q.to_json(), believed, {world.pos["thief"]})
+    row = grade_questions(None, [q], {q.id: wrong}).rows[0]
+    assert row["reading"] == "no" and not row["correct"]
+
+
+def test_the_belief_agent_answers_move_questions_from_the_doors_it_believes():
+    e = capture_v0.raw_env(seed=2)
+    agent = MazeBeliefAgent("alice", "bob", "thief", e.layout_meta())
+    agent.perceive(e.take_perceived("alice"))
+    room = e.maze.pos["alice"]
+    direction, door, other = e.maze.exits(room)[0]
+    q = {"category": "EC", "text": f"Alice is in {room}. Where does Alice get by moving {direction}?"}
+    agent.tracker.maze.open[door] = True
+    assert agent.answer(q) == f"To {other}."
+    agent.tracker.maze.open[door] = False  # what it would answer had it seen the door shut
+    assert agent.answer(q).startswith("Nowhere")
