@@ -1,12 +1,15 @@
 """What a ``transport_v0`` agent says, and when: one policy per agent type (``Config.comm``).
 
-``cobel``   CoBel-World: a message only when it changes a teammate's plan, as my partner model predicts it:
-            (1) its predicted fetch rests on a location I know is out of date; (2) its predicted search is
-            of a room I know is fully searched (I send the room's report: the level and the targets I know
-            there that it lacks); (3) a target it lacks that it would prefer to its predicted subgoal (a
-            higher likelihood under the same cost model), or a container when it has none and holds
-            nothing; (4) a detected conflict where I have priority: my plan. Facts go only to those who
-            lack them (``store.diff``); after sending, my first-order chains hold them.
+``cobel``   CoBel-World with value-of-information messaging: every fact a teammate lacks (``store.diff``
+            of my chain and my model of its beliefs) and my plan are priced by the frames they are expected
+            to save it (:func:`fact_values`, :func:`plan_value`: a search of a room I know is searched
+            further, a trip to an object that has moved, a search for a target whose place I know, a
+            duplicate of my subgoal where I have priority), weighted by my prediction of its subgoals; a
+            message is sent when what it saves exceeds its frame cost (TDW-MAT: one frame per started 500
+            characters). The facts that change its predicted plan (:func:`_plan_changers`: its fetch rests
+            on an out-of-date location, its search is of a room I know is searched, a target it would
+            prefer, a container when it has none) always count. After sending, my first-order chains hold
+            the facts.
 ``coela``   CoELA's communication module: when the planner's progress changed since its last message
             (new facts about objects or rooms, or a new plan), a message with its full progress, as
             CoELA's prompts carry it: where it is, what it holds, every object location and room search
@@ -92,20 +95,72 @@ def _plan_changers(s: BeliefState, partner: str, goal, config) -> list:
     return list(dict.fromkeys(out))
 
 
+SEARCH_SAVED = 0.5 * tw.EXPLORE  # frames a told target location saves: about half a level of search to find it
+DUPLICATE_FRAMES = tw.EXPLORE  # frames a teammate wastes duplicating my subgoal (a search level, or a trip and grasp)
+MUST_SAY = 1.0  # the floor value of a fact that changes the predicted plan: it alone pays for a message
+
+
+def _p_goal(s: BeliefState, partner: str, key: tuple, n_options: int) -> float:
+    """P(``partner`` pursues ``key`` before it would learn otherwise): its predicted probability, at least
+    one in ``n_options`` (it works through its options one after the other)."""
+    return max(s.models[partner].goal_prob.get(key, 0.0), 1.0 / max(n_options, 1))
+
+
+def fact_values(s: BeliefState, partner: str, goal) -> dict:
+    """{(pred, subject, value): expected frames the fact saves ``partner``} for the facts it lacks: a search
+    level above its own saves the levels it would search again (times P(it searches that room)); a new
+    place of an object it believes lying elsewhere saves the trip there (times P(it fetches it)); the
+    place of a target it does not know saves a search (targets of my own subgoal excluded: telling them
+    would draw it to my work); the place of a container only when it knows none."""
+    chain = (s.me, partner)
+    rooms = s.task["room_type"]
+    mine = goal.objects() if goal is not None else set()
+    here = s.models[partner].room
+    its_avail = available(s, chain)
+    its_rooms = [r for r in s.task["rooms"] if explored_level(s, r, chain) < 2]
+    knows_container = any(value(s, c, chain=chain) in rooms for c in s.task.get("containers", []))
+    out = {}
+    for (pred, subj), val in _lacks(s, partner).items():
+        if pred == "explored":
+            gain = tw.EXPLORE_STATES.index(val) - explored_level(s, subj, chain)
+            if gain > 0:
+                out[(pred, subj, val)] = gain * tw.EXPLORE * _p_goal(s, partner, ("explore", subj), len(its_rooms))
+        elif val == partner or subj in s.gone:
+            continue
+        elif subj in its_avail:  # it believes the object lies elsewhere: a futile trip saved
+            trip = go_frames(s, here, its_avail[subj]) + tw.GRASP
+            out[(pred, subj, val)] = trip * _p_goal(s, partner, ("fetch", subj), len(its_avail))
+        elif val in rooms and subj not in mine:
+            if subj in s.task["targets"] or not knows_container:
+                out[(pred, subj, val)] = SEARCH_SAVED
+    return out
+
+
+def plan_value(s: BeliefState, conflicts) -> float:
+    """Expected frames my plan saves teammates: P(its subgoal overlaps mine) x a duplicate's cost, summed
+    over the teammates whose overlap I win (``conflicts``: (teammate, probability))."""
+    return sum(q * DUPLICATE_FRAMES for _, q in conflicts)
+
+
 def cobel_message(s: BeliefState, goal, config, conflicts: list = ()):
-    """(text or None, state): only what changes a teammate's predicted plan, and my plan on a conflict I win."""
-    facts: list = []
+    """(text or None, state): value-of-information messaging. ``conflicts``: (teammate, P(overlap)) for the
+    teammates whose overlap with my subgoal I win (their plan then yields to mine once they hear it)."""
+    values: dict = {}
     for p in s.partners:
-        facts += _plan_changers(s, p, goal, config)
-    facts = list(dict.fromkeys(facts))
+        for f, v in fact_values(s, p, goal).items():
+            values[f] = values.get(f, 0.0) + v
+        for f in _plan_changers(s, p, goal, config):
+            values[f] = max(values.get(f, 0.0), MUST_SAY)
+    per_char = 1.0 / tw.MESSAGE_CHARS_PER_FRAME
+    facts = [f for f, v in values.items() if v > per_char * (len(fact_line(*f)) + 1)]
     plan = plan_line(s, goal)
-    tell_plan = bool(conflicts) and plan not in s.told
-    if not facts and not tell_plan:
+    saved = sum(values[f] for f in facts) + (plan_value(s, conflicts) if plan not in s.told else 0.0)
+    lines = [fact_line(*f) for f in facts]
+    text = "\n".join(lines + [plan])
+    if not saved or saved < tw.message_frames(text):
         return None, s
     s = _told(s, facts)
     s.told = s.told | {plan}
-    lines = [fact_line(*f) for f in facts]
-    text = "\n".join(lines + [plan])
     if config.message_writer is not None:
         text = config.message_writer(lines, goal.text(), text)
     return text, s
@@ -154,4 +209,5 @@ def silent(s: BeliefState, goal, config, conflicts: list = ()):
 
 POLICIES = {"cobel": cobel_message, "coela": coela_message, "always": always_message, "none": silent}
 
-__all__ = ["POLICIES", "always_message", "cobel_message", "coela_message", "contained", "progress", "progress_text"]
+__all__ = ["POLICIES", "always_message", "cobel_message", "coela_message", "contained", "fact_values", "plan_value",
+           "progress", "progress_text"]
