@@ -156,7 +156,7 @@ def cobel_message(s: BeliefState, goal, config, conflicts: list = ()):
     plan = plan_line(s, goal)
     saved = sum(values[f] for f in facts) + (plan_value(s, conflicts) if plan not in s.told else 0.0)
     lines = [fact_line(*f) for f in facts]
-    text = "\n".join(lines + [plan])
+    text = "\n".join([f"I am in {s.room}."] + lines + [plan])  # where I am: both apply one priority rule
     if not saved or saved < tw.message_frames(text):
         return None, s
     s = _told(s, facts)
