@@ -109,13 +109,18 @@ class _BoundedBackend(httpcore2.NetworkBackend):
 
 
 def bounded_http_client(timeout: float) -> httpx2.Client:
-    """An httpx client (the ``openai`` SDK's defaults) whose connections obey :func:`limits`."""
+    """An httpx client (the ``openai`` SDK's defaults) whose connections obey :func:`limits`, proxied ones
+    (``HTTPS_PROXY`` and friends) included."""
     transport = httpx2.HTTPTransport()
-    pool = transport._pool  # httpx builds its pool without a backend hook; swap in the bounded one
-    if not hasattr(pool, "_network_backend"):  # pragma: no cover - an httpx2 release changed its internals
-        raise RuntimeError("httpx2's connection pool has no _network_backend: cannot bound LLM requests")
-    pool._network_backend = _BoundedBackend(pool._network_backend)
-    return openai.DefaultHttpxClient(transport=transport, timeout=timeout)
+    client = openai.DefaultHttpxClient(transport=transport, timeout=timeout)
+    for t in (transport, *client._mounts.values()):
+        pool = getattr(t, "_pool", None)  # httpx builds its pools without a backend hook: swap in the bounded one
+        if pool is None:
+            continue
+        if not hasattr(pool, "_network_backend"):  # pragma: no cover - an httpx2 release changed its internals
+            raise RuntimeError("httpx2's connection pool has no _network_backend: cannot bound LLM requests")
+        pool._network_backend = _BoundedBackend(pool._network_backend)
+    return client
 
 
 __all__ = ["ReplyTooLarge", "bounded_http_client", "limits"]

@@ -37,7 +37,7 @@ def translate_cmd(
     model: Optional[str] = typer.Option(None, "--model", help="model name (or BELIEF_MODEL)"),
     api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or OPENAI_API_KEY); local servers need none"),
     config: Optional[str] = typer.Option(None, "--config", help="LLM config file (TOML/JSON; or BELIEF_LLM_CONFIG)"),
-    timeout: float = typer.Option(15.0, "--timeout", min=0.05, help="seconds per LLM attempt"),
+    timeout: float = typer.Option(15.0, "--timeout", min=0.05, help="seconds per LLM attempt, in total (the whole reply)"),
     max_retries: int = typer.Option(1, "--max-retries", min=0, max=10, help="client retries on errors/timeouts"),
     attempts: int = typer.Option(3, "--attempts", min=1, max=10, help="LLM answers tried before giving up"),
     order: Optional[int] = typer.Option(None, "--order", min=0, max=1, help="0: zero-order only, 1: first-order only"),
