@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from belief.envs.bomb_map import COLOURS, action_table, bomb_name, room_name, unrecognised_feedback
 
-_MSG_SPLIT = re.compile(r"(?is)(?:^|\n|[.;]\s*+|\s)(?:message|msg|say|send message|tell (?:the )?team)\s*+[:\-]\s*+(.*)$")
+_MSG_SPLIT = re.compile(r"(?is)(?:^|\n|[.;]\s*+|\s)(?:message|msg|say|send message|tell (?:the )?team)"
+                        r"\s*+[:\-]\s*+(.*)$")
 _MOVE_WORD = re.compile(r"(?i)\b(?:move|go|walk|head|navigate|proceed|travel|return|enter)\b")
 _INSPECT_WORD = re.compile(r"(?i)\b(?:inspect|examine|check|look\s++at|investigate)\b")
 _APPLY_WORD = re.compile(r"(?i)\b(?:apply|use|cut|defuse)\b")
