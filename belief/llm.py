@@ -1,7 +1,8 @@
 """The LLM layer in one import: ``from belief.llm import LLMClient, LLMConfig, Translator``.
 
 The pieces live in their own modules (one job each): :mod:`belief.llm_client` (the ``openai`` client:
-configuration, structured output, retries, token accounting, cache), :mod:`belief.translate` (checked
+configuration, structured output, bounded retries, token accounting, cache), :mod:`belief.llm_http` (a total
+deadline per attempt and a reply size cap under the ``openai`` client), :mod:`belief.translate` (checked
 translation of observations into belief facts, all-or-nothing), :mod:`belief.messages` (messages through
 a trust policy), :mod:`belief.translate_env` (environments and their deterministic rule translators, the
 default, by name), :mod:`belief.translate_prompts` (the LLM prompts), :mod:`belief.translate_config` (a
