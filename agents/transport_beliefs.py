@@ -70,6 +70,7 @@ class BeliefState:
     plan_goal: object = None
     goal: object = None
     told: frozenset = frozenset()  # plan texts already told
+    told_room: str | None = None  # where I was when I last sent a message
     last_feedback: str | None = None
     last_report: frozenset = frozenset()  # (coela) the facts of my last progress report
     alternate: bool = False

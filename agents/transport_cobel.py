@@ -264,17 +264,18 @@ def conflict(s: BeliefState, partner: str, goal: Goal) -> tuple[float, bool]:
 
 
 def detect(s: BeliefState, config: Config, goal: Goal):
-    """Miscoordination detection: (goal after yielding, detections, yields, conflicts I win). A conflict I
-    win is ``(teammate, P(overlap))`` for any overlap above zero (my plan's value to it, for the message
-    policy); a detection needs P(overlap) at or above ``conflict_threshold``, and only then do I yield."""
+    """Miscoordination detection: (goal after yielding, detections, yields, overlaps). ``overlaps``:
+    ``(teammate, P(overlap), I win)`` for any overlap above zero (what my plan and position are worth to
+    it, for the message policy); a detection needs P(overlap) at or above ``conflict_threshold``, and only
+    then do I yield where the teammate has priority."""
     detections, yields, won = 0, [], []
     if not (config.detect and config.partner_model) or goal.kind not in ("fetch", "explore"):
         return goal, detections, yields, won
     avoid_objs, avoid_rooms = set(), set()
     for p in s.partners:
         p_conf, p_first = conflict(s, p, goal)
-        if p_conf > 0 and not p_first:
-            won.append((p, p_conf))
+        if p_conf > 0:
+            won.append((p, p_conf, not p_first))
         if p_conf < config.conflict_threshold:
             continue
         detections += 1

@@ -138,13 +138,22 @@ def fact_values(s: BeliefState, partner: str, goal) -> dict:
 
 def plan_value(s: BeliefState, conflicts) -> float:
     """Expected frames my plan saves teammates: P(its subgoal overlaps mine) x a duplicate's cost, summed
-    over the teammates whose overlap I win (``conflicts``: (teammate, probability))."""
-    return sum(q * DUPLICATE_FRAMES for _, q in conflicts)
+    over the teammates whose overlap I win (``conflicts``: (teammate, probability, I win))."""
+    return sum(q * DUPLICATE_FRAMES for _, q, win in conflicts if win)
+
+
+def position_value(s: BeliefState, conflicts) -> float:
+    """Expected frames telling where I am saves, once I moved since I last said it: the priority rule
+    reads each agent's position, so a teammate that believes me elsewhere may pick the wrong winner of any
+    overlap (either way)."""
+    if s.told_room == s.room:
+        return 0.0
+    return sum(q * DUPLICATE_FRAMES for _, q, _ in conflicts)
 
 
 def cobel_message(s: BeliefState, goal, config, conflicts: list = ()):
-    """(text or None, state): value-of-information messaging. ``conflicts``: (teammate, P(overlap)) for the
-    teammates whose overlap with my subgoal I win (their plan then yields to mine once they hear it)."""
+    """(text or None, state): value-of-information messaging. ``conflicts``: (teammate, P(overlap), I win)
+    per teammate whose predicted subgoal overlaps mine (where I win, its plan yields to mine once told)."""
     values: dict = {}
     for p in s.partners:
         for f, v in fact_values(s, p, goal).items():
@@ -154,13 +163,14 @@ def cobel_message(s: BeliefState, goal, config, conflicts: list = ()):
     per_char = 1.0 / tw.MESSAGE_CHARS_PER_FRAME
     facts = [f for f, v in values.items() if v > per_char * (len(fact_line(*f)) + 1)]
     plan = plan_line(s, goal)
-    saved = sum(values[f] for f in facts) + (plan_value(s, conflicts) if plan not in s.told else 0.0)
+    saved = sum(values[f] for f in facts) + (plan_value(s, conflicts) if plan not in s.told else 0.0) \
+        + position_value(s, conflicts)
     lines = [fact_line(*f) for f in facts]
     text = "\n".join([f"I am in {s.room}."] + lines + [plan])  # where I am: both apply one priority rule
     if not saved or saved < tw.message_frames(text):
         return None, s
     s = _told(s, facts)
-    s.told = s.told | {plan}
+    s.told, s.told_room = s.told | {plan}, s.room
     if config.message_writer is not None:
         text = config.message_writer(lines, goal.text(), text)
     return text, s
