@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 from belief.agents import transport_cobel as tc
 from belief.agents.transport_planner import Planner, build_problem, greedy_plan, solve
 from belief.envs import transport_v0 as tv
+from belief.envs import transport_world as tw
 
 ROOMS = ["kitchen_1", "office_1", "living_room_1", "bedroom_1"]
 TASK = {
@@ -351,3 +352,29 @@ def test_bench_feeds_each_view_to_update_once(monkeypatch):
     monkeypatch.setattr(tc, "update", counting)
     run_episode(0, "cobel", "greedy", max_steps=30)
     assert seen and max(seen.values()) == 1, [k for k, v in seen.items() if v > 1][:3]
+
+
+def test_cobel_voi_message_follows_the_predicted_overlap():
+    """Value of information: with nothing to tell, my plan and position are worth a message only when the
+    teammate is predicted to duplicate my subgoal where I have priority; predicted elsewhere, silence."""
+    from belief.agents.transport_messages import fact_values
+
+    s = tc.initial_state("alice", TASK)
+    s.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE bob BELIEVE apple_1 IN office_1"])
+    s.room, s.models["bob"].room = "office_1", "kitchen_1"  # alice is closer: she has priority
+    goal = tc.Goal("fetch", ("apple_1",))
+    s.models["bob"].goal_prob = {("fetch", "apple_1"): 0.8, ("explore", "living_room_1"): 0.2}
+    _, _, _, overlaps = tc.detect(s, tc.PRESETS["cobel"], goal)
+    assert overlaps == [("bob", pytest.approx(0.8), True)]
+    msg, s2 = tc.cobel_message(s, goal, tc.PRESETS["cobel"], overlaps)
+    assert msg is not None and "PLAN alice: grasp apple_1" in msg and "I am in office_1." in msg
+    assert tc.cobel_message(s2, goal, tc.PRESETS["cobel"], overlaps)[0] is None  # told: nothing new to say
+    s.models["bob"].goal_prob = {("explore", "living_room_1"): 1.0}
+    _, _, _, overlaps = tc.detect(s, tc.PRESETS["cobel"], goal)
+    assert overlaps == [] and tc.cobel_message(s, goal, tc.PRESETS["cobel"], overlaps)[0] is None
+    # a search level bob lacks is worth more the likelier he is predicted to search that room
+    s.store.apply(["alice BELIEVE living_room_1 EXPLORED all"])
+    likely = fact_values(s, "bob", goal)[("explored", "living_room_1", "all")]
+    s.models["bob"].goal_prob = {("explore", "bedroom_1"): 1.0}
+    unlikely = fact_values(s, "bob", goal)[("explored", "living_room_1", "all")]
+    assert likely == pytest.approx(2 * tw.EXPLORE) and unlikely < likely
