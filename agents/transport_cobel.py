@@ -10,9 +10,10 @@ container to fetch, a room to search by expected targets per frame, or delivery)
 what it announced where it has priority (the closer agent; both apply the same rule); then
 *miscoordination detection*: for each teammate, P(its predicted next subgoal overlaps mine); at or above
 ``conflict_threshold`` that is a detection, and when the teammate has priority I yield (choose again
-without those objects or that room), else my plan goes into the message. Then the message policy speaks
-or not; otherwise the subgoal is planned with :class:`belief.agents.transport_planner.Planner` (a UP
-problem built from the store; plans cached and followed until the beliefs change what matters).
+without those objects or that room). Then the message policy speaks or not (cobel: value of information,
+each overlap priced by its probability; see :mod:`transport_messages`); otherwise the subgoal is planned
+with :class:`belief.agents.transport_planner.Planner` (a UP problem built from the store; plans cached and
+followed until the beliefs change what matters).
 
 The step functions are pure, tomsup style: ``update`` ``(state, view) -> state``, ``predict``
 ``(state, config) -> state``, :func:`decide` ``(state, config, planner, mask, names) -> (state, action,
