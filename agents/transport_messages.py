@@ -165,8 +165,8 @@ def cobel_message(s: BeliefState, goal, config, conflicts: list = ()):
     plan = plan_line(s, goal)
     saved = sum(values[f] for f in facts) + (plan_value(s, conflicts) if plan not in s.told else 0.0) \
         + position_value(s, conflicts)
-    lines = [fact_line(*f) for f in facts]
-    text = "\n".join([f"I am in {s.room}."] + lines + [plan])  # where I am: both apply one priority rule
+    lines = [f"I am in {s.room}."] + [fact_line(*f) for f in facts]  # where I am: one priority rule for both
+    text = "\n".join(lines + [plan])
     if not saved or saved < tw.message_frames(text):
         return None, s
     s = _told(s, facts)
