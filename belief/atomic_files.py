@@ -11,14 +11,25 @@ from pathlib import Path
 TEMP_SUFFIX = ".belief-tmp"  # the temporary files of atomic writes (left behind only by a killed process)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file and a rename (the folder must exist)."""
+    """Write `data` to `path` through a temporary file and a rename (the folder must exist).
+
+    The file gets the permissions a plain ``open(path, "w")`` would give (0666 less the umask), not the
+    owner-only 0600 of a temporary file.
+    """
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            os.fchmod(f.fileno(), 0o666 & ~_umask())
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -3,6 +3,7 @@
 import csv
 import io
 import os
+import stat
 
 import pytest
 
@@ -151,3 +152,15 @@ def test_results_tables_by_suffix(tmp_path):
                        "extra": "true"}
     with pytest.raises(OutputPathError, match="--results .*r.txt"):
         check_outputs({"--results": tmp_path / "r.txt"}, tables=("--results",))
+
+
+def test_atomic_writes_get_ordinary_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        out = atomic_write_text(tmp_path / "rows.jsonl", "{}\n")
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644  # not mkstemp's owner-only 0600
+        plain = tmp_path / "plain.txt"
+        plain.write_text("x")
+        assert stat.S_IMODE(out.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode)
+    finally:
+        os.umask(old)
