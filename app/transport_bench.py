@@ -218,7 +218,8 @@ def _pooled(rs, key, count):
 
 
 def _interval(values) -> dict:
-    m, (lo, hi) = mean_ci95(values)
+    """A rate's mean and 95% interval, clipped to [0, 1]."""
+    m, (lo, hi) = mean_ci95(values, bounds=(0.0, 1.0))
     return {"mean": m, "ci95": [lo, hi]}
 
 
@@ -276,33 +277,6 @@ def _paired(results: list, a: str, b: str) -> dict:
     return out
 
 
-def plot(summary: dict, path: str) -> None:
-    """Transport rate (with its 95% interval) against message tokens per agent type (matplotlib, Agg)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.2, 4.8), dpi=120)
-    for kind, v in sorted(summary["by_agent"].items(), key=lambda kv: -kv[1]["transport_rate"]):
-        x, y = v["message_tokens"], v["transport_rate"]
-        lo, hi = v["ci95"]
-        ax.errorbar([x], [y], yerr=[[y - lo], [hi - y]], fmt="o", capsize=3, label=kind, zorder=3)
-        ax.annotate(f"{kind}: {y:.0%}", (x, y), textcoords="offset points", xytext=(7, 0), fontsize=8,
-                    va="center")
-    ax.set_xscale("symlog", linthresh=10)
-    ax.set_xlim(-2, max(v["message_tokens"] for v in summary["by_agent"].values()) * 4 + 200)
-    ax.set_xlabel("message tokens per episode (mean, symlog scale)")
-    ax.set_ylabel("transport rate (mean, 95% interval)")
-    ax.set_title(f"transport_v0: {summary['episodes']} {summary.get('worlds', 'fixed')} worlds")
-    ax.set_ylim(0, 1.05)
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower left", fontsize=7, frameon=False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
 JSON_KEYS = ("transport_rate", "ci95", "message_tokens", "comm_frames", "prediction_accuracy",
              "belief_accuracy_world", "belief_accuracy_partner", "messages", "frames", "miscoordination",
              "detections", "yields", "avoided_duplicates", "by_category")
@@ -317,5 +291,5 @@ def to_json_line(summary: dict) -> str:
     return json.dumps(slim, sort_keys=False)
 
 
-__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "plot", "run_episode", "summarise",
+__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "run_episode", "summarise",
            "to_json_line"]

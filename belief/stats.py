@@ -32,8 +32,13 @@ def t975(df: int) -> float:
     return _T975[-1]
 
 
-def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-    """``(mean, (lo, hi))``; with one value the interval is the point itself (no spread is known)."""
+def mean_ci95(values: Sequence[float], bounds: tuple[float, float] | None = None
+              ) -> tuple[float, tuple[float, float]]:
+    """``(mean, (lo, hi))``; with one value the interval is the point itself (no spread is known).
+
+    ``bounds`` clips the interval to the range the quantity can take (a rate: ``(0, 1)``); the t interval
+    of a few episodes can otherwise reach far outside it.
+    """
     xs = [float(v) for v in values]
     if not xs:
         raise BeliefError("mean_ci95: no values")
@@ -42,7 +47,10 @@ def mean_ci95(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
         return mean, (mean, mean)
     var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
     half = t975(len(xs) - 1) * math.sqrt(var / len(xs))
-    return mean, (mean - half, mean + half)
+    lo, hi = mean - half, mean + half
+    if bounds is not None:
+        lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+    return mean, (lo, hi)
 
 
 def paired_diff_ci95(a: Sequence[float], b: Sequence[float]) -> tuple[float, tuple[float, float]]:

@@ -33,3 +33,9 @@ def test_paired_difference_and_ordering():
     assert ordering(a, noisy[::-1]) == "~"
     with pytest.raises(BeliefError):
         paired_diff_ci95([1, 2], [1])
+
+
+def test_bounds_clip_the_interval_of_a_rate():
+    mean, (lo, hi) = mean_ci95([0.2, 1.0], bounds=(0.0, 1.0))
+    assert mean == pytest.approx(0.6) and (lo, hi) == (0.0, 1.0)
+    assert mean_ci95([0.2, 1.0])[1][0] < 0  # unclipped, the t interval of two values is far wider

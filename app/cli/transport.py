@@ -20,7 +20,9 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options, run_options
+from belief.app import plot as plot_figures
 from belief.app.cli.app import bench_app, run_app
+from belief.app.plot_data import BenchSummary
 from belief.app.progress import progress_bar
 from belief.errors import BeliefError
 from belief.executor import EXECUTORS
@@ -68,14 +70,16 @@ def _table(summary: dict) -> Table:
 
 
 def _check_plot_path(path: Path) -> None:
-    """Exit 2 before any episode runs when --plot names a format matplotlib cannot write."""
-    from matplotlib.backend_bases import FigureCanvasBase
+    """Exit 2 before any episode runs when --plot names a format `belief plot` cannot write."""
+    if path.suffix.lower() not in plot_figures.FORMATS:
+        _fail(f"--plot: unsupported file type {path.suffix or '(none)'!r}; use one of {', '.join(plot_figures.FORMATS)}")
 
-    fmt = path.suffix.lstrip(".").lower()
-    known = FigureCanvasBase.get_supported_filetypes()
-    if fmt not in known:
-        _fail(f"--plot: unsupported file type {path.suffix or '(none)'!r}; use one of "
-              f"{', '.join('.' + k for k in sorted(known))}")
+
+def _save_plot(summary: dict, path: Path) -> None:
+    """The same figure as `belief plot` draws from the saved JSON line, written atomically."""
+    bench_summary = BenchSummary(path=path, kind="transport", episodes=summary["episodes"],
+                                 by_agent=summary["by_agent"])
+    plot_figures.save_figure(plot_figures.transport_figure([bench_summary]), path, force=True)
 
 
 LLM_PARTS_HELP = "LLM mode parts, comma-separated: update, predict, message (default: all three)"
@@ -143,7 +147,7 @@ def bench_transport(
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
     from belief.agents.transport_planner import ENGINES
     from belief.envs.transport_world import parse_subset
-    from belief.app.transport_bench import bench, plot as draw, to_json_line
+    from belief.app.transport_bench import bench, to_json_line
 
     if worlds is not None and episodes_subset is not None:
         _fail("--worlds and --episodes-subset exclude each other (generated worlds or fixed episodes)")
@@ -174,7 +178,7 @@ def bench_transport(
         out.print(_table(summary))
     if mode is not None and not as_json:
         out.print(_llm_table(summary["llm"]))
-    for path, write in ((plot, lambda p: draw(summary, str(p))),
+    for path, write in ((plot, lambda p: _save_plot(summary, p)),
                         (results, lambda p: write_table(p, summary["results"]))):
         if path is None:
             continue

@@ -47,7 +47,10 @@ def _play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str
 
 
 def _ci(values) -> dict:
-    mean, (lo, hi) = mean_ci95([float(v) for v in values])
+    """Mean and 95% interval; a share of episodes (every value 0 or 1) keeps its interval inside [0, 1]."""
+    values = [float(v) for v in values]
+    share = all(v in (0.0, 1.0) for v in values)
+    mean, (lo, hi) = mean_ci95(values, bounds=(0.0, 1.0) if share else None)
     return {"mean": mean, "ci95": [lo, hi]}
 
 
