@@ -16,7 +16,8 @@ from typing import Optional
 import typer
 
 from belief.app.cli.app import app, run_app
-from belief.app.cli.worlds import _check_kinds, _fail, _play_all, _report
+from belief.app.cli import run_options
+from belief.app.cli.episode_report import check_kinds, fail, play_all, report
 from belief.errors import BeliefError
 from belief.grading import episode_id
 from belief.stats import mean_ci95, ordering, paired_diff_ci95
@@ -63,7 +64,7 @@ def coordqa_summary(main, other=None) -> dict:
 
 
 def _print_coordqa(summary: dict, agents: str, vs) -> None:
-    from belief.app.cli.worlds import out
+    from belief.app.cli.episode_report import out
 
     fmt = lambda s: "n/a" if s["mean"] is None else f"{s['mean']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
     for cat, row in summary.items():
@@ -85,23 +86,24 @@ def maze_episode(config, seed: int) -> dict:
     return r
 
 
-def _run(game: str, figures, agents, vs, episodes, seed, ask_every, workers, as_json, progress):
+def _run(game: str, figures, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address):
     from belief.app.maze_runner import AGENT_KINDS, MazeConfig
 
-    _check_kinds(agents, vs, AGENT_KINDS)
+    check_kinds(agents, vs, AGENT_KINDS)
     seeds = list(range(seed, seed + episodes))
     runs = {}
     try:
         for kind in [agents] + ([vs] if vs else []):
             cfg = MazeConfig(game=game, agents=kind, ask_every=ask_every)
-            runs[kind] = _play_all(partial(maze_episode, cfg), seeds, f"{game} {kind}", workers, progress)
+            runs[kind] = play_all(partial(maze_episode, cfg), seeds, f"{game} {kind}", workers, progress,
+                                  executor, address)
     except BeliefError as e:
-        _fail(str(e), 1)
+        fail(str(e), 1)
     jp = [r["jp_agreement"] for r in runs[agents]]
     cq = coordqa_summary(runs[agents], runs.get(vs))
     _print_coordqa(cq, agents, vs)
     extra = {"jp_agreement": sum(jp) / len(jp), "coordqa": cq}
-    _report(f"{game}_v0", agents, vs, seeds, runs[agents], runs.get(vs), figures, extra, as_json)
+    report(f"{game}_v0", agents, vs, seeds, runs[agents], runs.get(vs), figures, extra, as_json)
 
 
 _AGENTS = typer.Option("belief", "--agents", help="belief | baseline (one kind for both players)")
@@ -111,21 +113,25 @@ _SEED = typer.Option(0, "--seed", help="first seed")
 _ASK = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments (0: none)")
 _WORKERS = typer.Option(1, "--workers", min=1, help="processes")
 _JSON = typer.Option(False, "--json", help="print one JSON object as the last line")
-_PROGRESS = typer.Option(True, "--progress/--no-progress", help="progress bar on stderr")
+_PROGRESS = run_options.PROGRESS
+_EXECUTOR = run_options.EXECUTOR
+_ADDRESS = run_options.ADDRESS
 
 
 @run_app.command("capture")
 def run_capture(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
-                ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS):
+                ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS,
+                executor: str = _EXECUTOR, address: Optional[str] = _ADDRESS):
     """CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("capture", CAPTURE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress)
+    _run("capture", CAPTURE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address)
 
 
 @run_app.command("escape")
 def run_escape(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
-               ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS):
+               ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS,
+               executor: str = _EXECUTOR, address: Optional[str] = _ADDRESS):
     """CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("escape", ESCAPE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress)
+    _run("escape", ESCAPE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address)
 
 
 @app.command("coordqa")
@@ -142,22 +148,22 @@ def coordqa_cmd(
     from belief.app.maze_runner import GAMES, MazeConfig, play_episode
 
     if game not in GAMES:
-        _fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
+        fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
     names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "questions.jsonl", "answers.jsonl")}
     if not force and any(p.exists() for p in names.values()):
-        _fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
+        fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
     try:
         r = play_episode(MazeConfig(game=game, agents=agents), seed, keep=True)
     except BeliefError as e:
-        _fail(str(e), 1)
+        fail(str(e), 1)
     out_dir.mkdir(parents=True, exist_ok=True)
     r["_trace"].write(names["trace.jsonl"])
-    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"] + r["_plan"]))
+    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["tom_accuracy"] + r["_plan"]))
     episode = episode_id(r["_trace"])
     names["answers.jsonl"].write_text("".join(json.dumps({**a, "episode": episode}) + "\n" for a in r["_answers"]))
     kinds = {k: sum(q.category == k for q in r["_plan"]) for k in ("EC", "JP")}
-    summary = {"game": game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
+    summary = {"game": game, "seed": seed, "tom_questions": len(r["tom_accuracy"]), **kinds,
                "jp_agreement": r["jp_agreement"], "files": {k: str(p) for k, p in names.items()}}
-    print(f"{len(r['_tom'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
+    print(f"{len(r['tom_accuracy'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
     if as_json:
         print(json.dumps(summary))
