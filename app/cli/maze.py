@@ -158,12 +158,12 @@ def coordqa_cmd(
         fail(str(e), 1)
     out_dir.mkdir(parents=True, exist_ok=True)
     r["_trace"].write(names["trace.jsonl"])
-    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["tom_accuracy"] + r["_plan"]))
+    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"] + r["_plan"]))
     episode = episode_id(r["_trace"])
     names["answers.jsonl"].write_text("".join(json.dumps({**a, "episode": episode}) + "\n" for a in r["_answers"]))
     kinds = {k: sum(q.category == k for q in r["_plan"]) for k in ("EC", "JP")}
-    summary = {"game": game, "seed": seed, "tom_questions": len(r["tom_accuracy"]), **kinds,
+    summary = {"game": game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
                "jp_agreement": r["jp_agreement"], "files": {k: str(p) for k, p in names.items()}}
-    print(f"{len(r['tom_accuracy'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
+    print(f"{len(r['_tom'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
     if as_json:
         print(json.dumps(summary))
