@@ -4,8 +4,9 @@ All share the perception of :mod:`belief.agents.transport_beliefs` (a belief sto
 agent saw and was told, newer own evidence winning), so only the named ingredient differs:
 
 ``cobel``           zero- and first-order beliefs, Bayesian prediction of each teammate's next subgoal,
-                    miscoordination detection (yield where the teammate has priority), messages only when
-                    they change a teammate's predicted plan.
+                    miscoordination detection (yield where the teammate has priority), messages priced by
+                    value of information: sent when the frames they are expected to save the teammate
+                    exceed their frame cost (agents/transport_messages.py).
 ``coela``           CoELA-style: no partner model; the planner sends its full progress (position, holdings,
                     every object location and room search it knows) and its plan whenever its progress or
                     plan changed since its last message; it leaves to teammates what they announced.
