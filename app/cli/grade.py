@@ -63,8 +63,9 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
 def _print_report(rep: GradeReport, title: str) -> None:
     s = rep.summary()
     t = Table(title=title)
-    for col in ("questions", "n", "correct", "accuracy", "answered only", "unreadable", "missing"):
-        t.add_column(col, justify="left" if col == "questions" else "right", no_wrap=col == "questions")
+    # short headers so the table fits 80 columns (a pipe or a file gets no wider terminal)
+    for col in ("questions", "n", "correct", "acc.", "answered\nacc.", "unread", "missing"):
+        t.add_column(col, justify="left" if col == "questions" else "right", no_wrap=True)
 
     def add(label, tally, end_section=False):
         t.add_row(label, str(tally["questions"]), str(tally["correct"]), _frac(tally["accuracy"]),
