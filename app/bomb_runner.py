@@ -153,7 +153,7 @@ def episode_row(env, metrics: dict, rows: list[dict]) -> dict:
     row = {"episode": episode_name(seed), "seed": seed, "agents": ",".join(metrics["agents"]),
            "score": metrics["score"], "max_score": metrics["max_score"], "rounds": metrics["rounds"],
            "completed": metrics["completed"], "end_reason": metrics["end_reason"], "actions": metrics["actions"],
-           "valid_action_rate": env.valid_actions / env.actions_taken if env.actions_taken else 0.0,
+           "valid_action_rate": metrics["valid_action_rate"],
            "questions": len(rows), "unreadable": sum(r["reading"] == "none" for r in rows)}
     row.update({f"accuracy_{lvl}": accuracy(rows, lvl) for lvl in LEVELS})
     return row

@@ -411,11 +411,11 @@ class raw_env(AECEnv):
 
     # --- metrics & rendering ---------------------------------------------------------------------
     def metrics(self) -> dict:
-        """Team score, rounds played (to completion when all bombs are defused), valid-action %."""
+        """Team score, rounds played (to completion when all bombs are defused), share of valid actions."""
         return {"score": self.world.score, "max_score": self.world.max_score,
                 "rounds": self.completed_round if self.completed_round is not None else self.round,
                 "completed": self.completed_round is not None,
-                "valid_action_pct": 100.0 * self.valid_actions / self.actions_taken if self.actions_taken else 0.0,
+                "valid_action_rate": self.valid_actions / self.actions_taken if self.actions_taken else 0.0,
                 "actions": self.actions_taken, "end_reason": self.end_reason}
 
     def render(self):

@@ -12,7 +12,7 @@ def test_belief_team_full_score_and_graded_tom(seed):
     """The belief team defuses everything; its answers (from private traces) are graded against the truth of
     the global trace: exact on introspection about the action just taken, not 100% about teammates."""
     m = run_episode("belief", seed)
-    assert m["score"] == 90 and m["completed"] and m["valid_action_pct"] == 100.0
+    assert m["score"] == 90 and m["completed"] and m["valid_action_rate"] == 1.0
     study = [(q, a) for q, a in zip(m["_questions"], m["_answers"]) if q.set == "study"]
     rep = grade([q for q, _ in study], [a for _, a in study])
     assert not rep.unparseable and not rep.missing
@@ -73,7 +73,7 @@ def test_planner_and_random_run():
     p = run_episode("planner", 1)
     assert p["score"] == 90 and p["rounds"] <= 10
     r = run_episode("random", 1)
-    assert 0 <= r["score"] <= 90 and r["valid_action_pct"] == 100.0
+    assert 0 <= r["score"] <= 90 and r["valid_action_rate"] == 1.0
 
 
 def test_mixed_team_runs():

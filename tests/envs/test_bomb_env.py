@@ -72,7 +72,7 @@ def _full_score_run(seed):
 def test_full_score_and_metrics():
     e = _full_score_run(4)
     m = e.metrics()
-    assert m["score"] == 90 and m["completed"] and m["valid_action_pct"] == 100.0
+    assert m["score"] == 90 and m["completed"] and m["valid_action_rate"] == 1.0
     assert m["end_reason"] == "all bombs defused"
     assert m["rounds"] <= 30
 
@@ -91,7 +91,7 @@ def test_invalid_move_feedback_and_mask():
     assert res["feedback"] == (f"You can not directly move to Room {far} because it is not adjacent to your "
                                f"current location, Room {here}. Consider taking a detour to another room first "
                                f"and then move to your destination.")
-    assert e.metrics()["valid_action_pct"] == 0.0
+    assert e.metrics()["valid_action_rate"] == 0.0
 
 
 def test_messages_delivered_next_round_and_trace_roundtrip(tmp_path):

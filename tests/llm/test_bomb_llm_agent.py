@@ -128,7 +128,7 @@ def test_episode_end_to_end_with_grading(llm_runner, tmp_path):
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout.strip().splitlines()[-1])
     assert rep  # graded by the checker's exact answers
-    assert m["valid_action_pct"] == 100.0  # verified actions are always valid
+    assert m["valid_action_rate"] == 1.0  # verified actions are always valid
 
 
 def test_unreachable_endpoint_stops_the_episode_with_an_llm_error(llm_runner, tmp_path):
