@@ -8,7 +8,7 @@ text, ``correct``) and a summary with accuracy as fractions: overall, "answered 
 answers left out), and by order, template, agent, level, category and kind. Unreadable answers are counted
 wrong in the overall accuracy and reported, never silently read as one side.
 
-:func:`grade` and :class:`Report` are the three-level table (Table 2 of the study: percent per level) for
+:func:`grade` and :class:`Report` are the three-level table (Table 2 of the study: accuracy per level, as fractions) for
 runners whose questions carry their exact answer (``{"id", "level", "answer": bool, "asked"}``): each becomes
 a ``given`` yes/no question graded on the same path.
 """
@@ -149,7 +149,7 @@ def grade_trace(trace, questions: list[Question], answers, policy="strict-truthf
 # --- the three-level table (Table 2 of the study) over the general path ----------------------------
 @dataclass
 class Report:
-    """Per-level accuracy (percent) of graded rows; `unparseable` lists (id, answer) pairs, counted wrong."""
+    """Per-level accuracy (a fraction) of graded rows; `unparseable` lists (id, answer) pairs, counted wrong."""
 
     correct: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
     total: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
@@ -162,7 +162,7 @@ class Report:
             c, n = sum(self.correct.values()), sum(self.total.values())
         else:
             c, n = self.correct.get(level, 0), self.total.get(level, 0)
-        return 100.0 * c / n if n else None
+        return c / n if n else None
 
     def merge(self, other: "Report") -> "Report":
         for lvl in LEVELS:
@@ -250,14 +250,6 @@ def read_jsonl(path) -> list[dict]:
     return out
 
 
-def table_rows(reports: dict) -> list[list[str]]:
-    """Rows like the study's Table 2: name, introspection, 1st-order, 2nd-order (accuracy %)."""
-    rows = []
-    for name, rep in reports.items():
-        rows.append([name] + [("n/a" if rep.accuracy(l) is None else f"{rep.accuracy(l):.1f}%") for l in LEVELS])
-    return rows
-
-
 __all__ = ["episode_id", "read_answer", "graded_row", "GradeReport", "answers_by_id", "level_question",
            "grade_questions", "grade_trace", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
-           "ROW_COLUMNS", "BREAKDOWNS", "UNREADABLE", "MISSING", "read_jsonl", "table_rows"]
+           "ROW_COLUMNS", "BREAKDOWNS", "UNREADABLE", "MISSING", "read_jsonl"]

@@ -30,7 +30,7 @@ def _qs():
 def test_grade_report():
     rep = grade(_qs(), [{"id": "a", "answer": "Yes"}, {"id": "b", "answer": "No, he does not."},
                         {"id": "c", "answer": "perhaps"}, {"id": "z", "answer": "yes"}])
-    assert rep.accuracy("introspection") == 100.0 and rep.accuracy("first_order") == 100.0
+    assert rep.accuracy("introspection") == 1.0 and rep.accuracy("first_order") == 1.0
     assert rep.accuracy("second_order") == 0.0
     assert rep.unparseable == [("c", "perhaps")] and rep.missing == ["d"] and rep.unknown_ids == ["z"]
     j = rep.to_json()
@@ -49,13 +49,13 @@ def test_grade_errors(tmp_path):
         grade_files(m["files"]["trace"], bad)
     rep = grade_files(m["files"]["trace"], m["files"]["answers"])
     acc = grade(m["_questions"], m["_answers"]).accuracy()
-    assert rep.accuracy() == acc and 50.0 < acc <= 100.0  # the files grade as the run did
+    assert rep.accuracy() == acc and 0.5 < acc <= 1.0  # the files grade as the run did
     # flipping every answer gives 0%
     flipped = tmp_path / "flip.jsonl"
     rows = [json.loads(x) for x in open(m["files"]["answers"])]
     flipped.write_text("".join(json.dumps({"id": r["id"], "answer": "No." if r["answer"].startswith("Yes") else
                                            "Yes."}) + "\n" for r in rows))
-    assert grade_files(m["files"]["trace"], flipped).accuracy() == pytest.approx(100.0 - acc)
+    assert grade_files(m["files"]["trace"], flipped).accuracy() == pytest.approx(1.0 - acc)
 
 
 def test_grade_odd_answer_records():

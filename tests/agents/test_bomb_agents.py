@@ -17,13 +17,13 @@ def test_belief_team_full_score_and_graded_tom(seed):
     rep = grade([q for q, _ in study], [a for _, a in study])
     assert not rep.unparseable and not rep.missing
     assert rep.correct["introspection"] == rep.total["introspection"]
-    assert 0.5 < rep.accuracy() / 100 <= 1.0
+    assert 0.5 < rep.accuracy() <= 1.0
 
 
 def test_belief_team_random_maps():
     m = run_episode("belief", 3, random_maps=True)
     assert m["score"] == 90
-    assert grade(m["_questions"], m["_answers"]).accuracy() > 80.0
+    assert grade(m["_questions"], m["_answers"]).accuracy() > 0.8
 
 
 def test_belief_agent_uses_no_global_state():
