@@ -113,10 +113,12 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
                 box = BOXES[rooms[y % n_rooms]][(z >> 7) % 2]
                 tr.append(Observe(agents=witnesses, fluents=(("in", o),),
                                   given=Condition(fluent=("in", o), values=(box,))))
-            elif kind == 2 or o not in obj_loc:  # the value seen is named (as in a private trace)
+            elif o not in obj_loc:  # the first sight of the object names where it is (a reveal)
                 box = BOXES[rooms[z % n_rooms]][(z >> 7) % 2]
                 obj_loc[o] = box
                 tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(box,)))
+            elif kind == 2:  # the value seen is named (as in a private trace): where the object really is
+                tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(obj_loc[o],)))
             else:
                 tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(obj_loc[o],), witnesses=witnesses))
         else:
