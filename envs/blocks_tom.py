@@ -17,10 +17,9 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-from belief.checker import check
+from belief.envs import tom_labels
 from belief.envs.blocks_events import f_inventory, f_target
 from belief.envs.blocks_world import AGENTS, COLOURS, cell_text
-from belief.errors import TraceError
 
 LEVELS = ("introspection", "first_order", "second_order")
 TEMPLATES = ("target", "inventory")
@@ -102,22 +101,14 @@ def move_questions(ev, meta: dict, seed) -> list[BlocksQuestion]:
 
 def label(trace, qs) -> list[BlocksQuestion]:
     """Fill in every question's exact answer from the global trace (one checker run)."""
-    if trace.meta.get("env") != "blocks_v0":
-        raise TraceError(f"not a blocks_v0 trace (meta env = {trace.meta.get('env')!r})")
-    truth = check(trace)
-    for q in qs:
-        q.answer = answer(truth, q, q.t)
-    return list(qs)
+    return tom_labels.label(trace, qs, "blocks_v0", answer)
 
 
 def questions(trace, seed=None) -> list[BlocksQuestion]:
     """Every ToM question of a blocks_v0 trace with its exact answer."""
     seed = trace.meta.get("seed") if seed is None else seed
-    try:
-        qs = [q for ev in trace if is_move(ev) for q in move_questions(ev, trace.meta, seed)]
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise TraceError(f"malformed blocks_v0 trace: {type(e).__name__}: {e}") from None
-    return label(trace, qs)
+    return tom_labels.questions_of(trace, "blocks_v0", is_move,
+                                   lambda ev: move_questions(ev, trace.meta, seed), answer)
 
 
 __all__ = ["BlocksQuestion", "LEVELS", "TEMPLATES", "answer", "chain_of", "question_fluent", "question_text",

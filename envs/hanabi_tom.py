@@ -18,10 +18,9 @@ import random
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-from belief.checker import check
+from belief.envs import tom_labels
 from belief.envs.hanabi_events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi_rules import COLOURS, PLAYERS, RANKS
-from belief.errors import TraceError
 
 LEVELS = ("introspection", "first_order", "second_order")
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
@@ -120,22 +119,13 @@ def is_move(ev) -> bool:
 
 def label(trace, qs) -> list[CardQuestion]:
     """Fill in every question's exact answer from the global trace (one checker run)."""
-    if trace.meta.get("env") != "hanabi_v0":
-        raise TraceError(f"not a hanabi_v0 trace (meta env = {trace.meta.get('env')!r})")
-    truth = check(trace)
-    for q in qs:
-        q.answer = answer(truth, q, q.t)
-    return list(qs)
+    return tom_labels.label(trace, qs, "hanabi_v0", answer)
 
 
 def questions(trace, seed=None) -> list[CardQuestion]:
     """Every ToM question of a hanabi_v0 trace with its exact answer (pure: same trace, same questions)."""
     seed = trace.meta.get("seed") if seed is None else seed
-    try:
-        qs = [q for ev in trace if is_move(ev) for q in move_questions(ev, seed)]
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise TraceError(f"malformed hanabi_v0 trace: {type(e).__name__}: {e}") from None
-    return label(trace, qs)
+    return tom_labels.questions_of(trace, "hanabi_v0", is_move, lambda ev: move_questions(ev, seed), answer)
 
 
 __all__ = ["CardQuestion", "LEVELS", "TEMPLATES", "answer", "label", "level_chain", "question_fluent",
