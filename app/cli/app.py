@@ -75,8 +75,9 @@ def _print_version(value: bool):
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command's context
 
+# markdown: a docstring's wrapped lines flow into one paragraph (blank lines separate paragraphs)
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  context_settings=HELP_OPTIONS,
+                  context_settings=HELP_OPTIONS, rich_markup_mode="markdown",
                   help="belief: a symbolic belief engine for multi-agent Theory of Mind.")
 
 
@@ -86,7 +87,7 @@ def _root(version_: bool = typer.Option(False, "--version", callback=_print_vers
     """belief: a symbolic belief engine for multi-agent Theory of Mind."""
 
 
-bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks: each prints one JSON line of figures.")
+bench_app = typer.Typer(no_args_is_help=True, rich_markup_mode="markdown", help="Benchmarks: each prints one JSON line of figures.")
 app.add_typer(bench_app, name="bench")
-run_app = typer.Typer(no_args_is_help=True, help="Run an environment's episodes with a team of agents.")
+run_app = typer.Typer(no_args_is_help=True, rich_markup_mode="markdown", help="Run an environment's episodes with a team of agents.")
 app.add_typer(run_app, name="run")

@@ -94,7 +94,7 @@ def _emit(report, title: str, breakdowns, predictions: Optional[Path], audit: Op
 
 @app.command("tomi")
 def tomi_cmd(
-    stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences, question<TAB>answer<TAB>1)."),
+    stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences; a question line is question, answer and 1, tab-separated)."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="The matching .trace file (question-type labels)."),
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
