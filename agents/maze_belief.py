@@ -9,15 +9,18 @@ the thief reaches before any hunter (its own new room, the partner where it beli
 distance to the thief: the two split without talking about it. Otherwise it searches the nearest room the
 thief may be in, leaving rooms nearer the partner to the partner.
 
-Escape: repair the generator, then go through the gate, on routes that avoid the rooms the killer may be
-in; a player who sees the killer within two moves flees (the move, or the press, that keeps it farthest).
+Escape: repair the generator, then go through the gate, on routes the killer cannot cut in the next few
+steps given when it moves (every other round) and the rooms it may be in (sightings shared by messages, each
+player also telling where it is); with no such route, a press that opens the way, else the move (or press)
+that keeps the killer farthest. When the killer is lost (more than three rooms possible), the shortest route.
 """
 
 from __future__ import annotations
 
 from belief.agents.maze_tracking import MazeTracker
 from belief.envs.coordqa import ec_answer
-from belief.envs.maze_world import DIRECTIONS, PRESS, STAY, USE, Maze, plan_first_actions
+from belief.envs.escape_v0 import KILLER_EVERY
+from belief.envs.maze_world import DIRECTIONS, MOVES, PRESS, STAY, USE, Maze, plan_first_actions
 
 
 def route(maze: Maze, start: str, goal: str, blocked=()) -> int | None:
@@ -114,27 +117,116 @@ class CaptureBeliefAgent(MazeBeliefAgent):
         return sum(1 for r, d in own.items() if all(d < h.get(r, 99) for h in theirs))
 
 
+def safe_first_move(maze: Maze, start: str, goal: str, killer_rooms, killer_moves, horizon: int = 12,
+                    lookahead: int = 3):
+    """The first move of a shortest route from ``start`` to ``goal`` on which the killer cannot be met: the
+    killer starts in one of ``killer_rooms`` and, after the player's step ``i`` (1-based), has made
+    ``killer_moves(i)`` moves through open doors, in any direction (worst case), for the first ``lookahead``
+    steps (further on, the killer may have gone anywhere: the route is replanned every step). None when no
+    such route within ``horizon`` steps."""
+    killer_rooms = set(killer_rooms)
+    reach = [killer_rooms]
+    for _ in range(horizon + 1):
+        spread = set(reach[-1])
+        for r in reach[-1]:
+            spread.update(maze.open_neighbours(r))
+        reach.append(spread)
+    frontier = {start: None}
+    for step in range(1, horizon + 1):
+        danger = reach[min(killer_moves(step), horizon)] if step <= lookahead else set()
+        nxt = {}
+        for room, first in frontier.items():
+            for direction in DIRECTIONS:
+                after = maze.step_to(room, direction)
+                if after is None or after in danger or after in nxt:
+                    continue
+                nxt[after] = first if first is not None else MOVES[direction]
+            if room not in danger and room not in nxt:
+                nxt[room] = first if first is not None else STAY
+        if goal in nxt:
+            return nxt[goal]
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
 class EscapeBeliefAgent(MazeBeliefAgent):
+    """Repairs and escapes on routes the killer cannot cut (given when it moves: every ``killer_every``
+    rounds, and the rooms it may be in). No explicit lure role: both players head for the generator."""
+
+    killer_every = KILLER_EVERY
+
+    def message(self, view: dict):
+        """Where I am, and the killer when I see it (the partner plans its route and its role with both)."""
+        if not view["active"]:
+            return None
+        facts = {("at", self.name): view["room"]}
+        adv = self.tracker.adversary
+        if adv in view["seen"]:
+            facts[("at", adv)] = view["seen"][adv]
+        if self.tracker.known.get(("at", self.name)) == view["room"] and self._told == (view["room"], view["seen"].get(adv)):
+            return None
+        self._told = (view["room"], view["seen"].get(adv))
+        return facts
+
+    _told = None
+
+    def killer_moves(self, round_: int):
+        every = self.killer_every
+        return lambda step: sum(1 for r in range(round_, round_ + step) if r % every == 0)
+
     def act(self, view: dict, mask) -> int:
         t = self.tracker
         room, maze = view["room"], t.maze
         if not view["active"]:
             return STAY
-        killer = t.adversary_known()
-        near = maze.distances(room)
-        if killer is not None and near.get(killer, 99) <= 2:
-            options = outcomes(maze, room, mask)
-            goal = self._goal(view)
-            best = max(options, key=lambda o: (maze.distances(killer, o[2]).get(o[1], 99),
-                                               -maze.distances(o[1], o[2]).get(goal, 99), o[0] != PRESS))
-            return best[0]
-        if mask[USE]:
+        if mask[USE] and not self._killer_arrives(view, room):
             return USE
-        a = route(maze, room, self._goal(view), blocked=t.possible if len(t.possible) <= 3 else ())
-        return a if a is not None else STAY
+        goal = self._goal(view)
+        moves = self.killer_moves(view["round"])
+        if len(t.possible) > 3:  # the killer is lost: the shortest route
+            a = route(maze, room, goal)
+            return a if a is not None else STAY
+        a = safe_first_move(maze, room, goal, t.possible, moves)
+        if a is not None and a != STAY:
+            return a
+        if a == STAY:
+            return STAY
+        planned = route(maze, room, goal)  # a route through a button (its press is safe where I stand)
+        if planned == PRESS and not self._killer_arrives(view, room):
+            return PRESS
+        return self._evade(view, mask, goal)
+
+    def _killer_arrives(self, view: dict, room: str) -> bool:
+        """Whether the killer may enter my room at the end of this round."""
+        if view["round"] % self.killer_every:
+            return False
+        near = set(self.tracker.possible)
+        for r in self.tracker.possible:
+            near.update(self.tracker.maze.open_neighbours(r))
+        return room in near
+
+    def _evade(self, view: dict, mask, goal: str) -> int:
+        """No safe route: the action whose room the killer reaches last (then nearest the goal), where
+        a press counts (a closed door can shut the killer out)."""
+        t, room = self.tracker, view["room"]
+        maze = t.maze
+
+        def killer_distance(mine, open_):
+            return min((maze.distances(k, open_).get(mine, 99) for k in t.possible), default=99)
+
+        options = outcomes(maze, room, mask)
+        best = max(options, key=lambda o: (min(killer_distance(o[1], o[2]), 3), route_length(maze, o[1], goal, o[2]) * -1,
+                                           o[0] != PRESS))
+        return best[0]
 
     def _goal(self, view: dict) -> str:
         return view["exit"] if view["gate_open"] else view["generator"]
 
 
-__all__ = ["MazeBeliefAgent", "CaptureBeliefAgent", "EscapeBeliefAgent", "route", "outcomes"]
+def route_length(maze: Maze, start: str, goal: str, open_) -> int:
+    return maze.distances(start, open_).get(goal, 99)
+
+
+__all__ = ["MazeBeliefAgent", "CaptureBeliefAgent", "EscapeBeliefAgent", "route", "outcomes", "safe_first_move"]

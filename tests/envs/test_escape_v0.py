@@ -5,7 +5,7 @@ from pettingzoo.test import api_test
 
 from belief.checker import check
 from belief.envs import escape_v0
-from belief.envs.maze_world import MOVES, STAY, USE
+from belief.envs.maze_world import MOVES, STAY, USE, plan_first_actions
 
 
 def test_api_test():
@@ -18,6 +18,17 @@ def test_layout_places_generator_and_exit_apart_from_the_players():
         rooms = {e.generator_room, e.exit_room, e.maze.pos["alice"], e.maze.pos["bob"], e.maze.pos["killer"]}
         assert len(rooms) == 5
         assert e.trace.meta["generator"] == e.generator_room and e.trace.meta["exit"] == e.exit_room
+
+
+def test_the_killer_starts_far_from_players_generator_and_exit_and_escape_is_reachable():
+    for seed in range(30):
+        e = escape_v0.raw_env(seed=seed)
+        m = e.maze
+        near = m.distances(m.pos["killer"])
+        for room in (e.generator_room, e.exit_room, m.pos["alice"], m.pos["bob"]):
+            assert near.get(room, escape_v0.START_GAP) >= escape_v0.START_GAP
+        assert plan_first_actions(m, e.generator_room, {e.exit_room})
+        assert any(plan_first_actions(m, m.pos[p], {e.generator_room}) for p in ("alice", "bob"))
 
 
 def walk(e, who, goal):
