@@ -12,9 +12,11 @@ Miscoordination, every step:
   probability >= ``CONFLICT_P``: a *detection*. The one who is closer keeps it (ties: the name that sorts
   first); if that is the partner I *yield* (choose again without it); an *avoided duplicate* when the
   new choice differs.
-* **information**: facts I hold that my model of the partner lacks (object locations of goal classes,
-  what I carry, receptacles I have seen), or my plan, would change the subgoal an MHP planner with the
-  partner's beliefs chooses. Only then a message, carrying only the parts that change it.
+* **information**, priced by value of information: facts I hold that my model of the partner lacks
+  (object locations of goal classes, what I carry, receptacles I have seen), and my plan, are sent only
+  when the steps they are expected to save the partner (:meth:`CoBelAgent.saved_steps`: the expected
+  waste of its predicted subgoals before being told minus after) exceed ``MESSAGE_COST``, the step the
+  message costs me; the message carries the parts that save something on their own.
 
 ``silent`` is the same agent without messages (``talks=False``).
 """
@@ -26,12 +28,15 @@ from dataclasses import replace
 from belief.agents import household_messages as msgs
 from belief.agents.household_agent import PLAN_MEMORY, HouseholdAgent
 from belief.agents.household_mhp import Situation, choose, pending
-from belief.agents.household_predict import PartnerPredictor
+from belief.agents.household_predict import PartnerPredictor, posterior
+from belief.envs.household_v0 import WALK_STEPS
 from belief.envs.household_world import object_class
 
 CONFLICT_P = 0.3
 MIN_GAP = 2  # steps between two messages
 SEEN_RECENTLY = 2  # steps: a partner seen longer ago may be anywhere near
+MESSAGE_COST = 1.0  # steps: sending costs its sender the step
+IDLE_STEPS = WALK_STEPS  # steps a partner waiting while objects are missing could have worked (a door's walk)
 
 
 class CoBelAgent(HouseholdAgent):
@@ -124,11 +129,12 @@ class CoBelAgent(HouseholdAgent):
         if subgoal[0] in ("fetch", "explore") and not self._partner_keeps(subgoal, psits[0], sit):
             plan = subgoal
         parts = {k: v for k, v in (("facts", facts), ("checked", checked), ("plan", plan)) if v}
-        if not parts or not self._helps(psits, parts, sit, subgoal):
+        if not parts or self.saved_steps(psits, parts, sit, subgoal) <= MESSAGE_COST:
             return None
-        useful = {k: v for k, v in parts.items() if self._helps(psits, {k: v}, sit, subgoal)} or parts
+        useful = {k: v for k, v in parts.items() if self.saved_steps(psits, {k: v}, sit, subgoal) > 0} or parts
         if "plan" in useful:
             self.announced = (plan, self.record.step)
+        self.record.partner_checked |= set(useful.get("checked", ()))
         self.last_sent = self.record.step
         return msgs.compose(useful.get("facts", ()), useful.get("checked", ()), useful.get("plan"))
 
@@ -146,18 +152,43 @@ class CoBelAgent(HouseholdAgent):
             return any(pending(self.task, sit).values())
         return False
 
-    def _helps(self, psits: list, parts: dict, sit: Situation, subgoal) -> bool:
-        """Would telling ``parts`` turn the partner's next subgoal from a wasted one into a useful one (in
-        most of the rooms it may be in)?"""
+    def saved_steps(self, psits: list, parts: dict, sit: Situation, subgoal) -> float:
+        """Expected steps telling ``parts`` saves the partner: over the rooms it may be in (equally likely),
+        the expected steps its predicted subgoal wastes (P(subgoal) x the steps of each wasted one) before
+        being told minus after (the prediction again from its situation once told)."""
         mine = subgoal[1] if subgoal[0] == "fetch" else None
-        helped = 0
+        total = 0.0
         for p in psits:
-            before = self._partner_choice(p)
-            if not self.wasted(before, sit, mine):
-                continue
-            after = self._partner_choice(self._told(p, **parts))
-            helped += after != before and not self.wasted(after, sit, mine)
-        return 2 * helped > len(psits)
+            before = self._partner_posterior(p, psits)
+            told = self._told(p, **parts)
+            after = posterior(self.task, told, self.told_plan(), before)
+            total += (self._expected_waste(before, p, sit, mine) - self._expected_waste(after, told, sit, mine))
+        return total / len(psits)
+
+    def _expected_waste(self, post: dict, psit: Situation, sit: Situation, mine) -> float:
+        return sum(q * self.waste_steps(s, psit) for s, q in post.items() if self.wasted(s, sit, mine))
+
+    def waste_steps(self, partner_subgoal, psit: Situation) -> float:
+        """Steps the partner spends on a wasted subgoal, by its beliefs: the walk there (``WALK_STEPS`` a
+        door), the containers it opens, the failed grasp; waiting while objects are missing: ``IDLE_STEPS``."""
+        kind, arg = partner_subgoal
+        if kind == "fetch":
+            loc = psit.where.get(arg)
+            if not self.task.is_receptacle(loc):
+                return 0.0
+            shut = self.task.is_container(loc) and loc not in psit.opened
+            return WALK_STEPS * self.task.dist(psit.room, self.task.room_of(loc)) + shut + 1
+        if kind == "explore":
+            shut = sum(1 for f in self.task.furniture if self.task.room_of(f) == arg and f not in psit.checked
+                       and self.task.is_container(f))
+            return WALK_STEPS * self.task.dist(psit.room, arg) + shut
+        return IDLE_STEPS if kind == "wait" else 0.0
+
+    def _partner_posterior(self, psit: Situation, psits: list) -> dict:
+        """My prediction of its subgoal: the running one where I last saw it, else afresh for that room."""
+        if len(psits) == 1 and self.predictor.posterior:
+            return self.predictor.posterior
+        return posterior(self.task, psit, self.told_plan())
 
     def _partner_situations(self) -> list:
         """The partner's situation where I last saw it; never seen: one per room other than mine."""
@@ -165,9 +196,6 @@ class CoBelAgent(HouseholdAgent):
         if self.record.partner_room is not None:
             return [psit]
         return [replace(psit, room=r) for r in self.task.rooms if r != self.record.room]
-
-    def _partner_choice(self, psit: Situation):
-        return choose(self.task, replace(psit, checked=set(psit.checked), banned=set()))[0]
 
     def _fact_diff(self, sit: Situation, psit: Situation) -> list:
         """Locations of goal-class objects I hold definite beliefs about that my model of the partner lacks."""

@@ -47,27 +47,33 @@ def hypotheses(task: Task, psit: Situation) -> dict:
     return out
 
 
+def posterior(task: Task, psit: Situation, told_plan=None, previous=None) -> dict:
+    """P(subgoal) for a partner in ``psit`` (``previous``: the last posterior, for persistence)."""
+    previous = previous or {}
+    hyp = hypotheses(task, psit)
+    if told_plan is not None:
+        hyp.setdefault(told_plan, 0)
+    mhp, _ = choose(task, replace(psit, checked=set(psit.checked), banned=set(psit.banned)))
+    scores = {}
+    for s, cost in hyp.items():
+        w = math.exp(-cost / TEMPERATURE)
+        if s == mhp:
+            w *= MHP_LIKELIHOOD
+        if s == told_plan:
+            w *= PLAN_LIKELIHOOD
+        w *= 1 + PERSISTENCE * previous.get(s, 0.0)
+        scores[s] = w
+    z = sum(scores.values())
+    return {s: w / z for s, w in scores.items()}
+
+
 class PartnerPredictor:
     def __init__(self, task: Task):
         self.task = task
         self.posterior: dict = {}
 
     def update(self, psit: Situation, told_plan=None) -> dict:
-        hyp = hypotheses(self.task, psit)
-        if told_plan is not None:
-            hyp.setdefault(told_plan, 0)
-        mhp, _ = choose(self.task, replace(psit, checked=set(psit.checked), banned=set(psit.banned)))
-        scores = {}
-        for s, cost in hyp.items():
-            w = math.exp(-cost / TEMPERATURE)
-            if s == mhp:
-                w *= MHP_LIKELIHOOD
-            if s == told_plan:
-                w *= PLAN_LIKELIHOOD
-            w *= 1 + PERSISTENCE * self.posterior.get(s, 0.0)
-            scores[s] = w
-        z = sum(scores.values())
-        self.posterior = {s: w / z for s, w in scores.items()}
+        self.posterior = posterior(self.task, psit, told_plan, self.posterior)
         return self.posterior
 
     def best(self):
@@ -78,4 +84,4 @@ class PartnerPredictor:
         return s, self.posterior[s]
 
 
-__all__ = ["PartnerPredictor", "hypotheses"]
+__all__ = ["PartnerPredictor", "hypotheses", "posterior"]

@@ -139,3 +139,38 @@ def test_cli_bad_input_is_one_error_line(args):
     r = _belief(*args)
     assert r.returncode != 0 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ")
+
+
+def _cobel_who_saw_the_apple_delivered(partner_room):
+    """Alice (kitchen) saw apple_1 put into fridge_1 (the goal); she believes bob, last seen just now in
+    ``partner_room``, still believes it on sofa_1 (livingroom), so bob's predicted subgoal is to fetch it."""
+    from belief.agents.household_cobel import CoBelAgent
+
+    info = {"goals": [("IN", "apple", "fridge_1", 1)], "rooms": ["kitchen", "livingroom", "bedroom"],
+            "doors": [["kitchen", "livingroom"], ["livingroom", "bedroom"]], "agents": ["alice", "bob"],
+            "furniture": {"fridge_1": ["fridge", "kitchen"], "sofa_1": ["sofa", "livingroom"],
+                          "bed_1": ["bed", "bedroom"]}}
+    alice = CoBelAgent("alice", info)
+    r = alice.record
+    r.step, r.room, r.partner_room, r.partner_seen = 5, "kitchen", partner_room, 5
+    r.zero[("in", "apple_1")] = "fridge_1"
+    r.first[("in", "apple_1")] = "sofa_1"
+    r.checked |= {"fridge_1", "sofa_1", "bed_1"}
+    r.partner_checked |= r.checked  # it saw them too: the apple's place is all it lacks
+    sit = alice.situation()
+    subgoal, _ = alice.decide(sit)
+    return alice, sit, subgoal
+
+
+def test_cobel_sends_a_message_only_when_it_saves_the_partner_more_steps_than_it_costs():
+    from belief.agents.household_cobel import MESSAGE_COST
+
+    far, sit, subgoal = _cobel_who_saw_the_apple_delivered("bedroom")  # a door's walk to a futile grasp
+    assert far.predictor.best()[0] == ("fetch", "apple_1")
+    parts = {"facts": [("apple_1", "fridge_1")]}
+    assert far.saved_steps(far._partner_situations(), parts, sit, subgoal) > MESSAGE_COST
+    assert far.message(sit, subgoal) == "apple_1 IN fridge_1"
+    near, sit, subgoal = _cobel_who_saw_the_apple_delivered("livingroom")  # there already: one futile grasp
+    assert near.predictor.best()[0] == ("fetch", "apple_1")
+    assert 0 < near.saved_steps(near._partner_situations(), parts, sit, subgoal) <= MESSAGE_COST
+    assert near.message(sit, subgoal) is None
