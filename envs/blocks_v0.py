@@ -19,11 +19,9 @@ dict (built blocks, own goal, own inventory, messages received this round).
 
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
@@ -32,7 +30,7 @@ from belief.envs.blocks_events import (f_inventory, f_owner, f_target, inventory
 from belief.envs.blocks_tasks import generate
 from belief.envs.blocks_text import END, MESSAGE, N_ACTIONS, PLACE0, REMOVE0, BlockMove, decode, fact_text, render
 from belief.envs.blocks_world import AGENTS, CELLS, COLOURS, Task, World, balance, optimal_balance
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.filter import PrivateTrace
 from belief.trace import Action, Trace
 
@@ -46,8 +44,12 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(AECEnv):
+class raw_env(TextSpaces, AECEnv):
     metadata = {"name": "blocks_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    OBS_BOX = (0, 64, (OBS_LEN,), np.int64)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, family: str | None = None, slip: float = 0.1,
                  max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
@@ -59,14 +61,6 @@ class raw_env(AECEnv):
         self.max_rounds = max_rounds
         self.render_mode = render_mode
         self.reset(seed=seed)
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0, 64, (OBS_LEN,), np.int64), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):

@@ -32,12 +32,10 @@ Messages are attached to the next ``step`` with :meth:`raw_env.say`.
 
 from __future__ import annotations
 
-import functools
 from copy import deepcopy
 from collections import defaultdict
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 from pettingzoo.utils.conversions import aec_to_parallel_wrapper
@@ -47,7 +45,7 @@ from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_l
 from belief.envs.bomb_events import (defusal_events, delivery_event, possible_change_event, room_view_events,
                                      sequence_seen_events, setup_events, f_at, room_id)
 from belief.envs.bomb_text import format_messages, parse_message_facts
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.filter import PrivateTrace
 from belief.trace import Action, Effect, Trace
 
@@ -101,8 +99,12 @@ def parallel_env(**kwargs):
     return _ParallelBomb(env(**kwargs))
 
 
-class raw_env(AECEnv):
+class raw_env(TextSpaces, AECEnv):
     metadata = {"name": "bomb_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
+
+    OBS_BOX = (0, 255, (OBS_LEN,), np.int64)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, random_maps: bool = False, max_rounds: int = MAX_ROUNDS,
                  deadlock_rounds: int = 4, render_mode: str | None = None):
@@ -119,13 +121,6 @@ class raw_env(AECEnv):
         self.reset(seed=seed)
 
     # --- spaces ----------------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0, 255, (OBS_LEN,), np.int64), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- lifecycle -------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):

@@ -19,17 +19,14 @@ The reward is the score change (a final loss of all lives takes the score to 0).
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from belief.envs.hanabi_events import hint_events, reveal_events, setup_events
 from belief.envs.hanabi_rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
                                       HINT_COLOUR)
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.filter import PrivateTrace
 from belief.trace import Action, Trace
 
@@ -42,8 +39,12 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(AECEnv):
+class raw_env(TextSpaces, AECEnv):
     metadata = {"name": "hanabi_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    OBS_BOX = (0, 50, (OBS_LEN,), np.int64)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, render_mode: str | None = None):
         super().__init__()
@@ -51,14 +52,6 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self._seed = seed
         self.reset(seed=seed)
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0, 50, (OBS_LEN,), np.int64), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- lifecycle ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):

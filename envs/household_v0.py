@@ -49,16 +49,14 @@ reset, ``task`` (the public task: goals, rooms, doors, furniture). ``env()`` is 
 from __future__ import annotations
 
 import copy
-import functools
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs import household_world as hw
 from belief.envs.household_text import parse_message_facts, render_view
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.envs.transport_tokens import count_tokens
 from belief.filter import PrivateTrace
 from belief.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
@@ -93,8 +91,12 @@ def put_name(hand: int, receptacle: str, kind: str) -> str:
     return f"put hand {hand} {'on' if kind == hw.SURFACE else 'in'} {receptacle}"
 
 
-class raw_env(ParallelEnv):
+class raw_env(TextSpaces, ParallelEnv):
     metadata = {"name": "household_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
+
+    OBS_BOX = (0.0, 1.0, (OBS_LEN,), np.float32)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, n_agents: int = 2, max_steps: int = hw.MAX_STEPS,
                  walk_steps: int = WALK_STEPS, render_mode: str | None = None):
@@ -110,14 +112,6 @@ class raw_env(ParallelEnv):
         self.render_mode = render_mode
         self.world: hw.World | None = None
         self.trace = Trace()
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- reset ---------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):

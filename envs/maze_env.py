@@ -21,11 +21,9 @@ Observation::
 
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
@@ -33,7 +31,7 @@ from belief.envs.maze_events import (door_value, f_at, move_event, press_event, 
                                      tell_event, view_event)
 from belief.envs.maze_world import (ACTION_NAMES, DIRECTIONS, MOVES, N_ACTIONS, PRESS, STAY, USE, Maze,
                                     room_index)
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.errors import BeliefError
 from belief.filter import PrivateTrace
 from belief.trace import Trace
@@ -47,12 +45,16 @@ class MazeError(BeliefError):
     """A bad message or configuration for a maze game."""
 
 
-class MazeEnv(AECEnv):
+class MazeEnv(TextSpaces, AECEnv):
     """Subclasses set ``metadata``, ``adversary`` and implement :meth:`new_maze`, :meth:`adversary_move`,
     :meth:`use`, :meth:`outcome` and :meth:`metrics`."""
 
     adversary = "adversary"
     max_rounds = 30
+
+    OBS_BOX = (0, 64, (OBS_LEN,), np.int64)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None):
         super().__init__()
@@ -62,14 +64,6 @@ class MazeEnv(AECEnv):
             self.max_rounds = max_rounds
         self._seed = seed
         self.reset(seed=seed)
-
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0, 64, (OBS_LEN,), np.int64), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- hooks ---------------------------------------------------------------------------------------
     def new_maze(self, seed) -> Maze:  # pragma: no cover - abstract

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import string
 
 import numpy as np
@@ -23,3 +24,23 @@ def text_observation_space(observation: spaces.Box, n_actions: int, text_max: in
         "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
         "text": spaces.Text(max_length=text_max, min_length=0, charset=string.printable),
     })
+
+
+class TextSpaces:
+    """``observation_space`` / ``action_space`` of a text environment (a mixin placed before the PettingZoo base).
+
+    A subclass states ``OBS_BOX = (low, high, shape, dtype)`` of its small array, ``N_ACTIONS`` and ``TEXT_MAX``;
+    each agent gets the same spaces, built once per environment instance.
+    """
+
+    OBS_BOX: tuple
+    N_ACTIONS: int
+    TEXT_MAX: int
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent):
+        return text_observation_space(spaces.Box(*self.OBS_BOX), self.N_ACTIONS, self.TEXT_MAX)
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent):
+        return spaces.Discrete(self.N_ACTIONS)

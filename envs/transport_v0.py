@@ -50,14 +50,11 @@ sent)``), ``action_mask`` and ``action_names``. ``env.metrics()`` gives the epis
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from belief.envs import transport_world as tw
-from belief.envs.text_spaces import printable, text_observation_space
+from belief.envs.text_spaces import TextSpaces, printable
 from belief.envs.transport_tokens import count_tokens
 from belief.errors import BeliefError
 from belief.formula import Atom
@@ -88,13 +85,17 @@ def parallel_env(**kwargs):
     return raw_env(**kwargs)
 
 
-class raw_env(ParallelEnv):
+class raw_env(TextSpaces, ParallelEnv):
     """``episode``: a fixed episode index (0-23); ``world_seed``: a generated world
     (:func:`belief.envs.transport_world.generated_spec`, which also sets the number of agents); otherwise
     ``seed``/``family``/``capacity`` pick a world of the fixed episodes' generator. ``n_agents`` (1-4)
     overrides the number of agents."""
 
     metadata = {"name": "transport_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
+
+    OBS_BOX = (0.0, 1.0, (OBS_LEN,), np.float32)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
 
     def __init__(self, episode: int | None = None, seed: int | None = None, family: str = "food",
                  capacity: str = "high", n_agents: int | None = None, budget: int = tw.BUDGET,
@@ -125,13 +126,6 @@ class raw_env(ParallelEnv):
         return 2
 
     # --- spaces --------------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent):
-        return text_observation_space(spaces.Box(0.0, 1.0, (OBS_LEN,), np.float32), N_ACTIONS, TEXT_MAX)
-
-    @functools.lru_cache(maxsize=None)
-    def action_space(self, agent):
-        return spaces.Discrete(N_ACTIONS)
 
     # --- reset ---------------------------------------------------------------------------------
     def _make_world(self, seed, options):
