@@ -11,7 +11,7 @@ from belief.agents.blocks_oracle import BlocksOracle
 from belief.envs import blocks_v0
 from belief.envs.blocks_tom import is_move, label, move_questions
 from belief.errors import BeliefError
-from belief.grading import LEVELS, grade
+from belief.grading import grade
 
 AGENT_KINDS = ("belief", "baseline", "oracle")
 
@@ -66,10 +66,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
     out = e.metrics()
     out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
     if answering:
-        rep = grade(label(e.trace, qs), answers)
-        out["tom_accuracy"] = {lvl: rep.accuracy(lvl) for lvl in LEVELS}
-        out["tom_correct"] = dict(rep.correct)
-        out["tom_total"] = dict(rep.total)
+        out.update(grade(label(e.trace, qs), answers).level_figures())
     if keep_trace:
         out["_trace"] = e.trace
     return out

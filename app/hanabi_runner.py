@@ -9,7 +9,7 @@ from belief.agents.hanabi_hintless import HanabiHintlessAgent
 from belief.envs import hanabi_v0
 from belief.envs.hanabi_tom import is_move, label, move_questions
 from belief.errors import BeliefError
-from belief.grading import LEVELS, grade
+from belief.grading import grade
 
 AGENT_KINDS = {"belief": HanabiBeliefAgent, "hintless": HanabiHintlessAgent}
 
@@ -54,10 +54,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     out = e.metrics()
     out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
     if config.ask:
-        rep = grade(label(e.trace, qs), answers)
-        out["tom_accuracy"] = {lvl: rep.accuracy(lvl) for lvl in LEVELS}
-        out["tom_correct"] = dict(rep.correct)
-        out["tom_total"] = dict(rep.total)
+        out.update(grade(label(e.trace, qs), answers).level_figures())
     if keep_trace:
         out["_trace"] = e.trace
     return out

@@ -164,6 +164,11 @@ class Report:
             c, n = self.correct.get(level, 0), self.total.get(level, 0)
         return c / n if n else None
 
+    def level_figures(self) -> dict:
+        """The per-episode ToM figures of the episode runners: accuracy, correct and total per level."""
+        return {"tom_accuracy": {lvl: self.accuracy(lvl) for lvl in LEVELS},
+                "tom_correct": dict(self.correct), "tom_total": dict(self.total)}
+
     def merge(self, other: "Report") -> "Report":
         for lvl in LEVELS:
             self.correct[lvl] += other.correct.get(lvl, 0)
