@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs import tom_labels
+from belief.envs.tom_labels import LabelledQuestion
 from belief.envs.blocks_events import f_inventory, f_target
 from belief.envs.blocks_world import AGENTS, COLOURS, cell_text
 
@@ -26,7 +27,7 @@ TEMPLATES = ("target", "inventory")
 
 
 @dataclass
-class BlocksQuestion:
+class BlocksQuestion(LabelledQuestion):
     id: str
     t: int
     turn: int
@@ -37,14 +38,6 @@ class BlocksQuestion:
     subject: list        # [x, y, z] for target, [agent, colour] for inventory
     text: str = ""
     answer: Optional[bool] = None
-
-    def public(self) -> dict:
-        d = asdict(self)
-        d.pop("answer")
-        return d
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def question_fluent(template: str, subject) -> tuple:

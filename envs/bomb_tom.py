@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Optional
 
 from belief.checker import check
 from belief.envs.bomb_events import f_changed, f_contents, f_in, f_last_defusal, f_last_defuser, f_seq
 from belief.envs.bomb_map import AGENTS, bomb_name, room_name
+from belief.envs.tom_labels import LabelledQuestion
 from belief.errors import TraceError
 from belief.trace import Trace
 
@@ -50,7 +51,7 @@ _TURN = re.compile(r"\bturn (\d+)\b")
 
 
 @dataclass
-class Question:
+class Question(LabelledQuestion):
     id: str
     t: int               # index of the trace event after which the question is asked
     turn: int
@@ -64,15 +65,6 @@ class Question:
     set: str = "study"
     variant: str = ""    # "you_changed" for the study's second-order change question
     answer: Optional[bool] = None
-
-    def public(self) -> dict:
-        """What an agent is shown (no answer)."""
-        d = asdict(self)
-        d.pop("answer")
-        return d
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def _fact_text(template, subject) -> str:

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs import tom_labels
+from belief.envs.tom_labels import LabelledQuestion
 from belief.envs.hanabi_events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi_rules import COLOURS, PLAYERS, RANKS
 
@@ -27,7 +28,7 @@ TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
 
 
 @dataclass
-class CardQuestion:
+class CardQuestion(LabelledQuestion):
     id: str
     t: int              # the trace event after which it is asked
     turn: int
@@ -40,14 +41,6 @@ class CardQuestion:
     value: str = ""     # the colour or rank of is_colour / is_rank
     text: str = ""
     answer: Optional[bool] = None
-
-    def public(self) -> dict:
-        d = asdict(self)
-        d.pop("answer")
-        return d
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def question_fluent(template: str, card: int, value: str = "") -> tuple:

@@ -6,10 +6,24 @@ questions; every answer comes from :func:`belief.checker.check`, never from an e
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Callable, Iterable
 
 from belief.checker import check
 from belief.errors import TraceError
+
+
+class LabelledQuestion:
+    """Base of an environment's question dataclass: ``answer`` is the exact answer, never shown to agents."""
+
+    def public(self) -> dict:
+        """What an agent is shown (no answer)."""
+        d = asdict(self)
+        d.pop("answer")
+        return d
+
+    def to_json(self) -> dict:
+        return asdict(self)
 
 
 def label(trace, qs: Iterable, env: str, answer: Callable) -> list:
