@@ -30,8 +30,8 @@ from belief.envs.blocks_events import (f_inventory, f_owner, f_target, inventory
 from belief.envs.blocks_tasks import generate
 from belief.envs.blocks_text import END, MESSAGE, N_ACTIONS, PLACE0, REMOVE0, BlockMove, decode, fact_text, render
 from belief.envs.blocks_world import AGENTS, CELLS, COLOURS, Task, World, balance, optimal_balance
+from belief.envs.perception import PerceptionLog
 from belief.envs.text_spaces import TextSpaces, printable
-from belief.filter import PrivateTrace
 from belief.trace import Action, Trace
 
 TEXT_MAX = 4096
@@ -44,7 +44,7 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(TextSpaces, AECEnv):
+class raw_env(TextSpaces, PerceptionLog, AECEnv):
     metadata = {"name": "blocks_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     OBS_BOX = (0, 64, (OBS_LEN,), np.int64)
@@ -87,8 +87,7 @@ class raw_env(TextSpaces, AECEnv):
         self._pending: dict = {a: None for a in self.agents}
         self._inbox: dict = {a: [] for a in self.agents}
         self._last: dict = {a: "" for a in self.agents}
-        self._filters = {a: PrivateTrace(a) for a in self.agents}
-        self._perceived = {a: [] for a in self.agents}
+        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": "blocks_v0", "seed": self._seed, "agents": list(AGENTS),
                                  "task": self.task.to_json(), "slip": self.slip, "max_rounds": self.max_rounds})
         for ev in setup_events(self.task, "setup"):
@@ -102,19 +101,7 @@ class raw_env(TextSpaces, AECEnv):
     def round(self) -> int:
         return self.turn // len(AGENTS) + 1
 
-    # --- the trace, and what each builder perceived --------------------------------------------------
-    def _log(self, ev) -> None:
-        ev = self.trace.append(ev)
-        for a, flt in self._filters.items():
-            mine = flt.feed(ev)
-            if mine is not None:
-                self._perceived[a].append(mine)
-
-    def take_perceived(self, agent: str) -> list:
-        """The events ``agent`` perceived since the last call, masked as it perceived them."""
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
-
+    # --- messages ---------------------------------------------------------------------------------
     def say(self, facts) -> None:
         """Facts ``[(fluent, value), ...]`` for the current builder's next MESSAGE action."""
         self._pending[self.agent_selection] = [(tuple(f), str(v)) for f, v in facts]

@@ -45,8 +45,8 @@ from belief.envs.bomb_map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_l
 from belief.envs.bomb_events import (defusal_events, delivery_event, possible_change_event, room_view_events,
                                      sequence_seen_events, setup_events, f_at, room_id)
 from belief.envs.bomb_text import format_messages, parse_message_facts
+from belief.envs.perception import PerceptionLog
 from belief.envs.text_spaces import TextSpaces, printable
-from belief.filter import PrivateTrace
 from belief.trace import Action, Effect, Trace
 
 TEXT_MAX = 8192
@@ -99,7 +99,7 @@ def parallel_env(**kwargs):
     return _ParallelBomb(env(**kwargs))
 
 
-class raw_env(TextSpaces, AECEnv):
+class raw_env(TextSpaces, PerceptionLog, AECEnv):
     metadata = {"name": "bomb_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     OBS_BOX = (0, 255, (OBS_LEN,), np.int64)
@@ -162,8 +162,7 @@ class raw_env(TextSpaces, AECEnv):
         self._views: dict[str, dict] = {}
         w = self.world
         self._seq_history = {b.id: [tuple(b.remaining)] for b in w.bombs.values()}
-        self._filters = {a: PrivateTrace(a) for a in self.agents}
-        self._perceived: dict[str, list] = {a: [] for a in self.agents}
+        self._start_perception(self.agents)
         self.trace = Trace(meta={
             "env": "bomb_v0", "seed": self._seed, "random_maps": bool(options.get("random_maps", self.random_maps)),
             "map": w.map.to_json(), "agents": list(AGENTS), "cutters": {a: list(c) for a, c in w.cutters.items()},
@@ -177,24 +176,9 @@ class raw_env(TextSpaces, AECEnv):
     def close(self):
         pass
 
-    # --- the trace, and what each agent perceived of it ------------------------------------------
+    # --- the trace (logging and perception: PerceptionLog) ----------------------------------------
     def _source(self, phase: str) -> str:
         return f"round {self.round} turn {self.turn} {phase}"
-
-    def _log(self, ev) -> None:
-        """Append to the global trace; each agent's filter keeps what that agent perceived."""
-        ev = self.trace.append(ev)
-        for a, flt in self._filters.items():
-            self._perceived[a].extend(flt.perceive(ev))
-
-    def take_perceived(self, agent: str) -> list:
-        """The events ``agent`` perceived since the last call, masked as it perceived them.
-
-        This is the structured observation a belief tracker reads (its private trace); it never contains
-        anything the agent did not see, hear or witness.
-        """
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
 
     def say(self, text: str | None) -> None:
         """Attach a message (broadcast to teammates, delivered next round) to the current agent's next step."""

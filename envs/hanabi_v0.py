@@ -26,8 +26,8 @@ from pettingzoo.utils import AgentSelector, wrappers
 from belief.envs.hanabi_events import hint_events, reveal_events, setup_events
 from belief.envs.hanabi_rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
                                       HINT_COLOUR)
+from belief.envs.perception import PerceptionLog
 from belief.envs.text_spaces import TextSpaces, printable
-from belief.filter import PrivateTrace
 from belief.trace import Action, Trace
 
 TEXT_MAX = 4096
@@ -39,7 +39,7 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(TextSpaces, AECEnv):
+class raw_env(TextSpaces, PerceptionLog, AECEnv):
     metadata = {"name": "hanabi_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     OBS_BOX = (0, 50, (OBS_LEN,), np.int64)
@@ -73,8 +73,7 @@ class raw_env(TextSpaces, AECEnv):
         self.known_rank: dict[int, int] = {}
         self.last_move: str = ""
         self._last_public: dict | None = None
-        self._filters = {a: PrivateTrace(a) for a in self.agents}
-        self._perceived = {a: [] for a in self.agents}
+        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": "hanabi_v0", "seed": self._seed, "agents": list(PLAYERS),
                                  "colours": list(COLOURS), "ranks": list(RANKS)})
         for ev in setup_events(sorted(g.cards.values(), key=lambda c: c.id), g.hands, "setup"):
@@ -83,19 +82,6 @@ class raw_env(TextSpaces, AECEnv):
 
     def close(self):
         pass
-
-    # --- the trace, and what each player perceived ---------------------------------------------------
-    def _log(self, ev) -> None:
-        ev = self.trace.append(ev)
-        for a, flt in self._filters.items():
-            mine = flt.feed(ev)
-            if mine is not None:
-                self._perceived[a].append(mine)
-
-    def take_perceived(self, agent: str) -> list:
-        """The events ``agent`` perceived since the last call, masked as it perceived them."""
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
 
     # --- observation -------------------------------------------------------------------------------
     def observe(self, agent):

@@ -56,6 +56,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs import household_world as hw
 from belief.envs.household_text import parse_message_facts, render_view
+from belief.envs.perception import PerceptionLog
 from belief.envs.text_spaces import TextSpaces, printable
 from belief.envs.transport_tokens import count_tokens
 from belief.filter import PrivateTrace
@@ -91,7 +92,7 @@ def put_name(hand: int, receptacle: str, kind: str) -> str:
     return f"put hand {hand} {'on' if kind == hw.SURFACE else 'in'} {receptacle}"
 
 
-class raw_env(TextSpaces, ParallelEnv):
+class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
     metadata = {"name": "household_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     OBS_BOX = (0.0, 1.0, (OBS_LEN,), np.float32)
@@ -139,8 +140,7 @@ class raw_env(TextSpaces, ParallelEnv):
         self._walking = {a: None for a in self.agents}  # (destination, steps walked so far)
         self._inbox = {a: [] for a in self.agents}
         self._record = {a: {} for a in self.agents}  # what each agent last saw/was told of in(o)
-        self._filters = {a: PrivateTrace(a) for a in self.agents}
-        self._perceived = {a: [] for a in self.agents}
+        self._start_perception(self.agents)
         self.rooms = list(w.rooms)
         self.receptacles = sorted(w.furniture)
         self.action_names = self._action_names()
@@ -183,19 +183,6 @@ class raw_env(TextSpaces, ParallelEnv):
             return self._index[name]
         except KeyError:
             raise ValueError(f"no action {name!r} in this episode") from None
-
-    # --- the trace and what each agent perceived -------------------------------------------------
-    def _log(self, ev):
-        ev = self.trace.append(ev)
-        for a, flt in self._filters.items():
-            mine = flt.feed(ev)
-            if mine is not None:
-                self._perceived[a].append(mine)
-
-    def take_perceived(self, agent: str) -> list:
-        """The events ``agent`` perceived since the last call (its private trace, values it missed masked)."""
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
 
     def _where(self, o: str) -> str:
         return self.world.location[o]

@@ -31,9 +31,9 @@ from belief.envs.maze_events import (door_value, f_at, move_event, press_event, 
                                      tell_event, view_event)
 from belief.envs.maze_world import (ACTION_NAMES, DIRECTIONS, MOVES, N_ACTIONS, PRESS, STAY, USE, Maze,
                                     room_index)
+from belief.envs.perception import PerceptionLog
 from belief.envs.text_spaces import TextSpaces, printable
 from belief.errors import BeliefError
-from belief.filter import PrivateTrace
 from belief.trace import Trace
 
 PLAYERS = ("alice", "bob")
@@ -45,7 +45,7 @@ class MazeError(BeliefError):
     """A bad message or configuration for a maze game."""
 
 
-class MazeEnv(TextSpaces, AECEnv):
+class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
     """Subclasses set ``metadata``, ``adversary`` and implement :meth:`new_maze`, :meth:`adversary_move`,
     :meth:`use`, :meth:`outcome` and :meth:`metrics`."""
 
@@ -113,8 +113,7 @@ class MazeEnv(TextSpaces, AECEnv):
         self.agent_selection = self._selector.reset()
         self._message: dict | None = None
         self.messages = 0
-        self._filters = {a: PrivateTrace(a) for a in self.agents}
-        self._perceived = {a: [] for a in self.agents}
+        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": self.metadata["name"], "seed": self._seed, "agents": list(PLAYERS),
                                  "adversary": self.adversary, **self.layout_meta()})
         for ev in setup_events(self.maze, PLAYERS, self.entities, "setup"):
@@ -135,20 +134,6 @@ class MazeEnv(TextSpaces, AECEnv):
         pass
 
     # --- the trace, and what each player perceived ---------------------------------------------------
-    def _log(self, ev) -> None:
-        if ev is None:
-            return
-        ev = self.trace.append(ev)
-        for a, flt in self._filters.items():
-            mine = flt.feed(ev)
-            if mine is not None:
-                self._perceived[a].append(mine)
-
-    def take_perceived(self, agent: str) -> list:
-        """The events ``agent`` perceived since the last call, masked as it perceived them."""
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
-
     def _look(self, room: str, source: str) -> None:
         self._log(view_event(self.maze, room, self.active_players(), self.entities, source, self.extra_fluents(room)))
 
