@@ -24,8 +24,8 @@ the object is), which is what the checker needs to call beliefs stale.
 
 Trace vocabulary (:mod:`belief.trace`): fluents ``in(o)`` (a receptacle, or the agent holding o),
 ``open(c)`` (``open`` | ``closed``) and ``at(agent)``; events ``set`` (the hidden initial state),
-``exit``/``enter`` (walking; an arrival names the arriving agent first, then those already in the
-room, so that every private trace locates them), ``observe`` with explicit values (views), ``action`` with ``visible_to``
+``exit``/``enter`` (walking; an arriving agent's private trace also gets those already in the room from
+:mod:`belief.filter`), ``observe`` with explicit values (views), ``action`` with ``visible_to``
 (grasp, put, open, close), ``possible`` (an object seen to be gone), ``tell`` (a message's ``X IN Y``
 facts, under ``strict-truthful``; a message without facts is an ``action`` seen by both). Each agent's
 perceived events (its private trace, :class:`belief.filter.PrivateTrace`) are handed over in
@@ -366,8 +366,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
             self._walking[a] = None
             self._log(Exit(agents=(a,), room=room))
             w.agent_room[a] = dest
-            # those already there are named too, so the arriving agent's private trace locates them
-            self._log(Enter(agents=(a, *(b for b in self.present(dest) if b != a)), room=dest))
+            self._log(Enter(agents=(a,), room=dest))  # the filter shows the arriving agent who is there
             self._view_room(dest)
             self._feedback[a] = f"walked to the {dest}"
         elif A_OPEN <= idx < A_CLOSE:
