@@ -14,7 +14,7 @@ def _chain_label(chain) -> str:
 
 def run_demo(scenario: str, console: Console) -> None:
     from belief import examples
-    from belief.scenario import load_scenario
+    from belief.logic.scenario import load_scenario
     from belief.grammar import to_pdkb
 
     if scenario in examples.scenario_names() and not Path(scenario).exists():

@@ -9,12 +9,16 @@ from belief.errors import (
     QueryError,
     TraceError,
 )
-from belief.formula import Atom, Believes, Fact, Formula, Not, Stance, Unsure, Var
+from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Stance, Unsure, Var
 
 # the grammar registers the parsers behind Formula.parse / Fact.parse; the examples register their domains by
 # name (a scenario's "(:domain tomi)"): importing them here makes both hold whatever module is imported first
 from belief import grammar  # noqa: F401
 from belief import examples  # noqa: F401
+
+from belief import old_names
+
+old_names.install()  # `import belief.checker`, `belief.envs.bomb_v0`, ...: the names from before the packages
 
 __version__ = "0.1.0"
 

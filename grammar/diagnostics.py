@@ -7,7 +7,7 @@ import re
 import lark
 
 from belief.errors import BeliefSyntaxError
-from belief.formula import MAX_DEPTH
+from belief.logic.formula import MAX_DEPTH
 
 _WORDS = {
     "TERM": "an entity or agent name", "NAME": "a name", "VAR": "a variable", "TAG": "an entity tag", "NUMBER": "a number", "STRING": "a quoted fact",

@@ -1,10 +1,10 @@
 """Parsers for both surfaces of the belief language, built once (LALR) and transforming inline.
 
 The readable form is one fact per line; the s-expression form holds facts, domain and scenario
-declarations.  Both produce the same values (:mod:`belief.formula`); a declaration is returned as a
-:class:`Declaration` (its sections as parsed), which :mod:`belief.domain` and :mod:`belief.scenario` turn
+declarations.  Both produce the same values (:mod:`belief.logic.formula`); a declaration is returned as a
+:class:`Declaration` (its sections as parsed), which :mod:`belief.logic.domain` and :mod:`belief.logic.scenario` turn
 into typed values.  Importing this module registers the parsers behind ``Formula.parse`` and
-``Fact.parse`` (:func:`belief.formula.register_parsers`).  lark's exceptions never escape:
+``Fact.parse`` (:func:`belief.logic.formula.register_parsers`).  lark's exceptions never escape:
 every failure becomes a :class:`~belief.errors.BeliefSyntaxError` with line, column, a caret line and
 what was expected in words.
 """
@@ -21,7 +21,7 @@ import lark
 from lark import Lark, Transformer, v_args
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
-from belief.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var,
+from belief.logic.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var,
                             register_parsers)
 from belief.grammar.diagnostics import depth_error, to_syntax_error
 from belief.grammar.fastpath import FastLALR, RegexTokenizer
@@ -104,7 +104,7 @@ def _chain(children):
 @v_args(inline=True)
 class SexprTransformer(Transformer):
     """Facts become :class:`Fact`; declarations become :class:`Declaration` (sections as plain tuples) that
-    :mod:`belief.domain` and :mod:`belief.scenario` assemble."""
+    :mod:`belief.logic.domain` and :mod:`belief.logic.scenario` assemble."""
 
     def __init__(self, string_parser=None):
         super().__init__()

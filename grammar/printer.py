@@ -1,9 +1,9 @@
-"""Write formulas back: readable line form (:func:`belief.formula.to_readable`, what ``str()`` gives),
+"""Write formulas back: readable line form (:func:`belief.logic.formula.to_readable`, what ``str()`` gives),
 s-expressions, and PDKB bracket form."""
 
 from __future__ import annotations
 
-from belief.formula import Atom, Believes, Fact, Formula, Not, Unsure, to_readable
+from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Unsure, to_readable
 
 
 def _atom_sexpr(a: Atom) -> str:

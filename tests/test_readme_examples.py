@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from belief import examples
-from belief.checker import check
-from belief.scenario import load_scenario
-from belief.trace import Trace
+from belief.truth.checker import check
+from belief.logic.scenario import load_scenario
+from belief.truth.trace import Trace
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

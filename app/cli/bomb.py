@@ -36,7 +36,7 @@ def _frac(x) -> str:
 
 
 def _team(agents: str) -> list[str]:
-    from belief.app.bomb_runner import AGENT_KINDS
+    from belief.app.runners.bomb import AGENT_KINDS
 
     kinds = [k.strip() for k in agents.split(",") if k.strip()]
     if len(kinds) not in (1, 3) or any(k not in AGENT_KINDS for k in kinds):
@@ -60,7 +60,7 @@ def _check_resume_options(ctx: typer.Context, manifest_options: dict, given: dic
 
 
 def _tables(run, name: str) -> None:
-    from belief.grading import LEVEL_TITLES, LEVELS
+    from belief.grading.report import LEVEL_TITLES, LEVELS
 
     eps, figs = run.episodes, run.figures
     first = eps[0]["seed"]
@@ -119,11 +119,11 @@ def run_bomb(
                                  "the LLM (--no-llm-tom saves requests; answers are then reported unparseable)"),
 ):
     """Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy (Table 2)."""
-    from belief.app.bomb_run import open_bomb_run, play_run
-    from belief.app.bomb_runner import BombConfig
-    from belief.app.progress import progress_bar
-    from belief.executor import EXECUTORS, ray_session
-    from belief.run_manifest import RunManifest
+    from belief.app.runners.bomb_run_dir import open_bomb_run, play_run
+    from belief.app.runners.bomb import BombConfig
+    from belief.app.runs.progress import progress_bar
+    from belief.app.runs.executor import EXECUTORS, ray_session
+    from belief.app.runs.manifest import RunManifest
 
     team = _team(agents)
     if executor not in EXECUTORS:
@@ -158,7 +158,7 @@ def run_bomb(
         _fail(f"cannot write the run directory: {e}")
     team = list(manifest.options["agents"])
     if "llm" in team:
-        from belief.agents.bomb_llm import configure
+        from belief.agents.bomb.llm import configure
 
         configure(base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries,
                   verify=verify, tom="llm" if llm_tom else "off")
@@ -172,7 +172,7 @@ def run_bomb(
     _tables(run, team[0] if len(set(team)) == 1 else ",".join(team))
     figures = dict(run.figures)
     if "llm" in team:
-        from belief.agents.bomb_llm import team_usage
+        from belief.agents.bomb.llm import team_usage
 
         figures["llm_usage"] = team_usage()
         out.print(f"LLM usage (from the endpoint's usage field): {json.dumps(figures['llm_usage'])}")

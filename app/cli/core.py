@@ -48,10 +48,10 @@ def parse_cmd(
     form: str = typer.Option("readable", "--form", "-f", help="Output form for facts: readable, sexpr or pdkb."),
 ):
     """Validate and pretty-print a belief document; exit 1 with line:column and a caret on errors."""
-    from belief.domain import Domain
-    from belief.formula import Fact
+    from belief.logic.domain import Domain
+    from belief.logic.formula import Fact
     from belief.grammar import format_fact
-    from belief.scenario import Scenario, load_scenario, read_document
+    from belief.logic.scenario import Scenario, load_scenario, read_document
 
     if form not in ("readable", "sexpr", "pdkb"):
         fail(f"unknown form {form!r}: expected readable, sexpr or pdkb", 2)
@@ -73,7 +73,7 @@ def parse_cmd(
 
 
 def _format_decl(item, form: str) -> str:
-    from belief.domain import Domain
+    from belief.logic.domain import Domain
     from belief.grammar import format_fact
 
     if isinstance(item, Domain):
@@ -94,7 +94,7 @@ def query_cmd(
     """Answer a query against a scenario's initial facts: believes / believes-not / unsure, with bindings."""
     from belief import examples
     from belief.grammar import parse_query
-    from belief.scenario import load_scenario
+    from belief.logic.scenario import load_scenario
 
     try:
         if scenario in examples.scenario_names() and not Path(scenario).exists():
@@ -141,8 +141,8 @@ def bench_parse_cmd(
     progress: bool = run_options.PROGRESS,
 ):
     """Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."""
-    from belief.app.bench_parse import bench_parse, steps
-    from belief.app.progress import progress_bar
+    from belief.app.bench.parse import bench_parse, steps
+    from belief.app.runs.progress import progress_bar
 
     with progress_bar("parsing generated facts", total=steps(repeat), enabled=progress) as bar:
         figures = bench_parse(facts, seed, repeat, progress=bar.advance)

@@ -12,10 +12,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belief.app.progress import progress_bar
-from belief.executor import run_tasks
-from belief.grading import LEVELS
-from belief.stats import mean_ci95, ordering, paired_diff_ci95
+from belief.app.runs.progress import progress_bar
+from belief.app.runs.executor import run_tasks
+from belief.grading.report import LEVELS
+from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -28,7 +28,7 @@ def fail(message: str, code: int = 2):
 def play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str = "local",
              address: Optional[str] = None) -> list[dict]:
     """``fn(seed)`` for every seed, in seed order, with the progress bar; on `executor` (local: a pool of
-    `workers` processes, serial, or ray; :func:`belief.executor.run_tasks`)."""
+    `workers` processes, serial, or ray; :func:`belief.app.runs.executor.run_tasks`)."""
     with progress_bar(label, total=len(seeds), enabled=progress) as bar:
         return run_tasks(fn, seeds, executor, workers, address, progress=bar.on_task_done)
 

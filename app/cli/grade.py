@@ -19,13 +19,13 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import app
-from belief.app.grade_shards import grade_sharded
-from belief.app.progress import ProgressBar, progress_bar
-from belief.checker import check
-from belief.envs.bomb_grading import bomb_questions
+from belief.app.runs.grade_shards import grade_sharded
+from belief.app.runs.progress import ProgressBar, progress_bar
+from belief.truth.checker import check
+from belief.envs.bomb.grading import bomb_questions
 from belief.errors import BeliefError
-from belief.grade_io import check_output, load_answers, load_questions, read_complete_trace, write_rows
-from belief.grading import BREAKDOWNS, GradeReport, episode_id
+from belief.grading.files import check_output, load_answers, load_questions, read_complete_trace, write_rows
+from belief.grading.report import BREAKDOWNS, GradeReport, episode_id
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -43,7 +43,7 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
                 executor: str = "serial", workers: Optional[int] = None, address: Optional[str] = None,
                 bar: Optional[ProgressBar] = None) -> GradeReport:
     """Read, check and grade the files (BeliefError on any bad input); the questions are graded in shards
-    on `executor` (:mod:`belief.app.grade_shards`: the same report as one call), counted on `bar`."""
+    on `executor` (:mod:`belief.app.runs.grade_shards`: the same report as one call), counted on `bar`."""
     trace = read_complete_trace(trace_path)
     episode = episode_id(trace)
     answers = load_answers(answers_path, episode)

@@ -18,11 +18,11 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
-from belief.app.household_bench import AGENT_KINDS, bench, contract, play_episode
-from belief.app.progress import progress_bar
+from belief.app.runners.household import AGENT_KINDS, bench, contract, play_episode
+from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
-from belief.executor import EXECUTORS
-from belief.outputs import write_table
+from belief.app.runs.executor import EXECUTORS
+from belief.files.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -18,7 +18,7 @@ def _err(message: str) -> None:
 def build_llm(base_url: Optional[str], model: Optional[str], api_key: Optional[str], config: Optional[str],
               timeout: Optional[float], max_retries: Optional[int], required: bool):
     """An LLMClient from flags > environment > config file, or None when nothing is configured."""
-    from belief.llm_client import LLMClient, LLMConfig
+    from belief.llm.client import LLMClient, LLMConfig
 
     cfg = LLMConfig.resolve(config_path=config, base_url=base_url, model=model, api_key=api_key, timeout=timeout,
                             max_retries=max_retries)
@@ -73,10 +73,10 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
                order, policy, as_json, constrain=False) -> int:
     import belief.envs  # noqa: F401  (registers the environments' translators)
     from belief.errors import BeliefError
-    from belief.messages import receive_message
-    from belief.policies import PolicyError, get_policy
-    from belief.translate import TranslationError, Translator
-    from belief.translate_env import get_env
+    from belief.llm.messages import receive_message
+    from belief.logic.policies import PolicyError, get_policy
+    from belief.llm.translate import TranslationError, Translator
+    from belief.llm.translation_envs import get_env
 
     try:
         get_policy(policy)

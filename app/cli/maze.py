@@ -1,7 +1,7 @@
 """``belief run capture`` / ``belief run escape`` (LLM-Coordination's CollabCapture / CollabEscape) and
 ``belief coordqa`` (CoordinationQA question files from one episode).
 
-Each episode is :func:`belief.app.maze_runner.play_episode` (a pure function of (config, seed)); figures
+Each episode is :func:`belief.app.runners.maze.play_episode` (a pure function of (config, seed)); figures
 are means with 95% t intervals, ``--vs KIND`` adds paired differences on the same seeds (the shared
 report of :mod:`belief.app.cli.worlds`).
 """
@@ -19,8 +19,8 @@ from belief.app.cli.app import app, run_app
 from belief.app.cli import run_options
 from belief.app.cli.episode_report import check_kinds, fail, play_all, report
 from belief.errors import BeliefError
-from belief.grading import episode_id
-from belief.stats import mean_ci95, ordering, paired_diff_ci95
+from belief.grading.report import episode_id
+from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 
 CAPTURE_FIGURES = ("captured", "turns", "messages")
 ESCAPE_FIGURES = ("escaped", "escaped_players", "caught", "turns", "messages")
@@ -79,7 +79,7 @@ def _print_coordqa(summary: dict, agents: str, vs) -> None:
 
 def maze_episode(config, seed: int) -> dict:
     """A picklable per-episode function for the process pool (metrics only)."""
-    from belief.app.maze_runner import play_episode
+    from belief.app.runners.maze import play_episode
 
     r = play_episode(config, seed)
     r["jp_agreement"] = r["jp_agreement"] if r["jp_agreement"] is not None else 0.0
@@ -87,7 +87,7 @@ def maze_episode(config, seed: int) -> dict:
 
 
 def _run(game: str, figures, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address):
-    from belief.app.maze_runner import AGENT_KINDS, MazeConfig
+    from belief.app.runners.maze import AGENT_KINDS, MazeConfig
 
     check_kinds(agents, vs, AGENT_KINDS)
     seeds = list(range(seed, seed + episodes))
@@ -145,7 +145,7 @@ def coordqa_cmd(
 ):
     """One episode as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from the checker,
     EC/JP gold stated) and the players' answers, all graded by one `belief grade` call."""
-    from belief.app.maze_runner import GAMES, MazeConfig, play_episode
+    from belief.app.runners.maze import GAMES, MazeConfig, play_episode
 
     if game not in GAMES:
         fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")

@@ -29,8 +29,8 @@ def plot_cmd(
     force: bool = typer.Option(False, "--force", help="overwrite --out if it exists"),
 ):
     """Draw a standard figure: ToM accuracy per order and template, transport rate vs tokens, or rounds/steps."""
-    from belief.app.plot import UnsupportedFormatError, check_output_path, draw, save_figure
-    from belief.app.plot_data import load_results
+    from belief.app.plot.figures import UnsupportedFormatError, check_output_path, draw, save_figure
+    from belief.app.plot.data import load_results
 
     try:
         check_output_path(out, force, inputs=results)  # before any reading or drawing

@@ -7,8 +7,8 @@ import sys
 import typer
 
 from belief.errors import BeliefError
-from belief.executor import EXECUTORS
-from belief.outputs import OutputConflictError, check_outputs
+from belief.app.runs.executor import EXECUTORS
+from belief.files.outputs import OutputConflictError, check_outputs
 
 EXECUTOR = typer.Option("local", "--executor", help=f"{' | '.join(EXECUTORS)}: a local process pool (default), "
                         "this process only, or Ray (pip install 'belief[ray]'); results are identical")

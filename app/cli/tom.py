@@ -53,9 +53,9 @@ MIN_SHARD = 20_000
 
 def _grade_sharded(grade_slice, items: list, executor: str, workers, address, progress: bool) -> list:
     """grade_slice(items) over contiguous shards on the chosen executor; the same list as one call."""
-    from belief.app.progress import progress_bar
-    from belief.app.tom_shards import grade_lean, share_stories
-    from belief.executor import run_sharded
+    from belief.app.runs.progress import progress_bar
+    from belief.app.runs.tom_shards import grade_lean, share_stories
+    from belief.app.runs.executor import run_sharded
 
     count = min(max(1, len(items) // MIN_SHARD), 4 * (workers or os.cpu_count() or 1))
     if count > 1:
@@ -66,7 +66,7 @@ def _grade_sharded(grade_slice, items: list, executor: str, workers, address, pr
 
 
 def _write_jsonl(path: Optional[Path], rows) -> None:
-    from belief.outputs import atomic_write_text
+    from belief.files.outputs import atomic_write_text
 
     if path is None:
         return
@@ -166,14 +166,14 @@ def bench_checker_cmd(
     progress: bool = run_options.PROGRESS,
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
-    from belief.app import bench_checker
-    from belief.policies import get_policy
+    from belief.app.bench import checker as bench_checker
+    from belief.logic.policies import get_policy
 
     try:
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
-    from belief.app.progress import progress_bar
+    from belief.app.runs.progress import progress_bar
 
     with progress_bar("trace", total=events, enabled=progress) as bar:
         stage = ["trace"]
@@ -191,7 +191,7 @@ def bench_checker_cmd(
 
 @app.command("explain")
 def explain_cmd(
-    trace: Path = typer.Argument(..., help="A global trace (JSONL, belief.trace), e.g. runs/bomb/bomb_0.trace.jsonl "
+    trace: Path = typer.Argument(..., help="A global trace (JSONL, belief.truth.trace), e.g. runs/bomb/bomb_0.trace.jsonl "
                                            "or one written with Trace.write()."),
     query: str = typer.Argument(..., help="e.g. '? A BELIEVE B BELIEVE apple IN ?c'"),
     at: Optional[int] = typer.Option(None, "--at", help="Event index to answer at (default: the end)."),
@@ -201,10 +201,10 @@ def explain_cmd(
                                          "domain (e.g. tomi), a domain file, or a scenario file (names typed)."),
 ):
     """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
-    from belief.checker import check
-    from belief.explain import explain
-    from belief.scenario import load_domain
-    from belief.trace import Trace
+    from belief.truth.checker import check
+    from belief.truth.explain import explain
+    from belief.logic.scenario import load_domain
+    from belief.truth.trace import Trace
 
     try:
         dom, entities = load_domain(domain) if domain is not None else (None, None)

@@ -4,7 +4,7 @@
 generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
 table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
 stdout line; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
-(:mod:`belief.agents.transport_llm`): ``--llm-parts update,predict,message``, endpoint options as for the
+(:mod:`belief.agents.transport.llm`): ``--llm-parts update,predict,message``, endpoint options as for the
 other LLM commands; LLM usage and fallbacks are reported (table, and an ``llm`` key in the JSON line).
 """
 
@@ -20,14 +20,14 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options, run_options
-from belief.app import plot as plot_figures
+from belief.app.plot import figures as plot_figures
 from belief.app.cli.app import bench_app, run_app
-from belief.app.plot_data import BenchSummary
-from belief.app.progress import progress_bar
+from belief.app.plot.data import BenchSummary
+from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
-from belief.executor import EXECUTORS
-from belief.llm_client import LLMError
-from belief.outputs import write_table
+from belief.app.runs.executor import EXECUTORS
+from belief.llm.client import LLMError
+from belief.files.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -39,7 +39,7 @@ def _fail(message: str, code: int = 2):
 
 
 def _agents(text: str) -> list:
-    from belief.agents.transport_baselines import AGENT_TYPES, is_known
+    from belief.agents.transport.baselines import AGENT_TYPES, is_known
 
     kinds = [k.strip() for k in text.split(",") if k.strip()]
     bad = [k for k in kinds if not is_known(k)]
@@ -96,7 +96,7 @@ def _llm_mode(llm: bool, kinds, base_url, model, api_key, timeout, max_retries, 
         return None
     if "cobel" not in kinds:
         _fail("--llm applies to cobel agents: include cobel in --agents")
-    from belief.agents.transport_llm import make_llm, parse_parts
+    from belief.agents.transport.llm import make_llm, parse_parts
     from belief.errors import BeliefError
 
     try:
@@ -123,7 +123,7 @@ def bench_transport(
     episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
                                                   "'0-5,12', 'food', 'stuff-high', 'food-low-3' (default: all 24)"),
     agents: str = typer.Option("cobel,coela,silent,rhp,rhp_alone", "--agents",
-                               help="comma-separated agent types (see belief.agents.transport_baselines)"),
+                               help="comma-separated agent types (see belief.agents.transport.baselines)"),
     worlds: Optional[int] = typer.Option(None, "--worlds", min=2, help="play N generated worlds instead of the fixed 24"),
     seed: int = typer.Option(0, "--seed", min=0, help="seed of the generated worlds (with --worlds)"),
     as_json: bool = typer.Option(False, "--json", help="only the JSON line on stdout (no table)"),
@@ -145,9 +145,9 @@ def bench_transport(
     llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
 ):
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
-    from belief.agents.transport_planner import ENGINES
-    from belief.envs.transport_world import parse_subset
-    from belief.app.transport_bench import bench, to_json_line
+    from belief.agents.transport.planner import ENGINES
+    from belief.envs.transport.world import parse_subset
+    from belief.app.runners.transport import bench, to_json_line
 
     if worlds is not None and episodes_subset is not None:
         _fail("--worlds and --episodes-subset exclude each other (generated worlds or fixed episodes)")
@@ -212,12 +212,12 @@ def run_transport(
     llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
 ):
     """Play one transport_v0 episode and print its figures."""
-    from belief.app.transport_bench import run_episode
+    from belief.app.runners.transport import run_episode
 
     kinds = _agents(agents)
     if len(kinds) != 1:
         _fail("--agents takes one agent type here")
-    from belief.agents.transport_planner import ENGINES
+    from belief.agents.transport.planner import ENGINES
     if planner is not None and planner not in ENGINES:
         _fail(f"--planner must be one of {', '.join(ENGINES)}")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force)

@@ -1,9 +1,9 @@
 """``belief run blocks`` (COBLOCK) and ``belief run hanabi``: seeded episodes, a table, one JSON line.
 
-Each episode is a top-level function of (config, seed) (:mod:`belief.app.blocks_runner`,
-:mod:`belief.app.hanabi_runner`), so ``--executor``/``--workers`` spread them over processes or Ray. Figures are means with
-95% t intervals (:func:`belief.stats.mean_ci95`); ``--vs KIND`` also plays KIND on the same seeds and
-reports paired differences (:func:`belief.stats.paired_diff_ci95`, ordering only when the interval
+Each episode is a top-level function of (config, seed) (:mod:`belief.app.runners.blocks`,
+:mod:`belief.app.runners.hanabi`), so ``--executor``/``--workers`` spread them over processes or Ray. Figures are means with
+95% t intervals (:func:`belief.grading.stats.mean_ci95`); ``--vs KIND`` also plays KIND on the same seeds and
+reports paired differences (:func:`belief.grading.stats.paired_diff_ci95`, ordering only when the interval
 excludes 0). The progress bar is on stderr; with ``--json`` the last stdout line is one JSON object.
 """
 
@@ -25,13 +25,13 @@ HANABI_FIGURES = ("score", "fireworks", "lives_lost", "turns")
 
 def blocks_episode(config, seed: int) -> dict:
     """A picklable per-episode function for the process pool (metrics only, no trace)."""
-    from belief.app.blocks_runner import play_episode
+    from belief.app.runners.blocks import play_episode
 
     return play_episode(config, seed)
 
 
 def hanabi_game(config, seed: int) -> dict:
-    from belief.app.hanabi_runner import play_game
+    from belief.app.runners.hanabi import play_game
 
     r = play_game(config, seed)
     r["lives_lost"] = 3 - r["lives"]
@@ -54,8 +54,8 @@ def run_blocks(
     progress: bool = run_options.PROGRESS,
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
-    from belief.app.blocks_runner import AGENT_KINDS, BlocksConfig
-    from belief.envs.blocks_tasks import FAMILIES
+    from belief.app.runners.blocks import AGENT_KINDS, BlocksConfig
+    from belief.envs.blocks.tasks import FAMILIES
 
     check_kinds(agents, vs, AGENT_KINDS)
     if family is not None and family not in FAMILIES:
@@ -90,7 +90,7 @@ def run_hanabi(
     progress: bool = run_options.PROGRESS,
 ):
     """2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM accuracy."""
-    from belief.app.hanabi_runner import AGENT_KINDS, HanabiConfig
+    from belief.app.runners.hanabi import AGENT_KINDS, HanabiConfig
 
     check_kinds(agents, vs, tuple(AGENT_KINDS))
     seeds = list(range(seed, seed + games))

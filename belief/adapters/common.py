@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import Any, Optional
 
 from belief.errors import BeliefError
-from belief.explain import chain_text, explain
+from belief.truth.explain import chain_text, explain
 
 
 class AdapterError(BeliefError):

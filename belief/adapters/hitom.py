@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from belief.adapters.common import AdapterError, GradedQuestion, Report
-from belief.checker import check
-from belief.json_input import load_json
-from belief.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Statement, Tell, Trace
+from belief.truth.checker import check
+from belief.files.json_input import load_json
+from belief.truth.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Statement, Tell, Trace
 
 WAITING_ROOM = "waiting_room"
 _N = r"([A-Za-z0-9_\-]+)"

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Optional
 
 from belief.adapters.common import AdapterError, GradedQuestion, Report
-from belief.checker import check
-from belief.trace import Enter, Exit, Move, Noise, Statement, Trace
+from belief.truth.checker import check
+from belief.truth.trace import Enter, Exit, Move, Noise, Statement, Trace
 
 _NAME = r"([A-Za-z0-9_\-]+)"
 SENTENCES = [

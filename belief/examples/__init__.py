@@ -1,7 +1,7 @@
 """A shared registry of example domains and scenarios, used by the demo, the CLI and the tests.
 
 Importing it (``import belief`` does) registers the example domains by name
-(:func:`belief.domain.register_domain`), so a scenario's ``(:domain tomi)`` finds them.
+(:func:`belief.logic.domain.register_domain`), so a scenario's ``(:domain tomi)`` finds them.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from belief.domain import Domain, register_domain
+from belief.logic.domain import Domain, register_domain
 from belief.errors import BeliefError
-from belief.scenario import Scenario, load_scenario
+from belief.logic.scenario import Scenario, load_scenario
 
 _DOMAINS = {"tomi": "tomi.pddl", "transport": "transport.pddl"}
 _SCENARIOS = {"sally-anne": "sally_anne.pddl"}

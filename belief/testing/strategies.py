@@ -18,7 +18,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from belief.testing.traces import traces  # noqa: F401  (re-exported: random consistent traces)
-from belief.formula import INFIX_PREDICATES, RESERVED, Atom, Fact, Stance, Var, compose
+from belief.logic.formula import INFIX_PREDICATES, RESERVED, Atom, Fact, Stance, Var, compose
 
 _FIRST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _REST = _FIRST + "-"

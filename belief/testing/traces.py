@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from belief.trace import (Announce, Condition, Content, Enter, Exit, Move, Noise, Noop, Observe, Possible, Statement,
+from belief.truth.trace import (Announce, Condition, Content, Enter, Exit, Move, Noise, Noop, Observe, Possible, Statement,
                           Tell, Trace)
 
 AGENTS = ["A", "B", "C", "D"]

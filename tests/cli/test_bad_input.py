@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from belief.app.cli import app
-from belief.formula import MAX_DEPTH
+from belief.logic.formula import MAX_DEPTH
 
 runner = CliRunner()
 MAX_OUTPUT = 4000  # bytes: an error about a 10 MB line must not echo it

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from belief.trace import Enter, Exit, Move, Statement, Trace
+from belief.truth.trace import Enter, Exit, Move, Statement, Trace
 
 
 def belief(*args):

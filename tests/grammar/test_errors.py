@@ -6,7 +6,7 @@ import pytest
 
 from belief import BeliefError, BeliefSyntaxError
 from belief.grammar import parse_document, parse_fact, parse_readable_document
-from belief.scenario import read_document
+from belief.logic.scenario import read_document
 
 CASES = [line.split("\t") for line in (Path(__file__).resolve().parents[1] / "fixtures" / "grammar" / "errors.txt")
          .read_text().splitlines() if line and not line.startswith("#")]
@@ -49,7 +49,7 @@ def test_bad_input_raises_only_belief_errors(text):
 
 
 def test_a_formula_deeper_than_the_limit_is_a_syntax_error_at_the_offending_operator():
-    from belief.formula import MAX_DEPTH
+    from belief.logic.formula import MAX_DEPTH
 
     chain = [f"a{i % 2}" for i in range(MAX_DEPTH + 5)]
     line = " BELIEVE ".join(chain) + " BELIEVE x IN y"

@@ -10,7 +10,7 @@ from belief.grammar import (
     parse_sexpr_document, to_pdkb, to_readable, to_sexpr,
 )
 from belief.grammar.parser import _readable_fast, readable_parser
-from belief.scenario import read_document
+from belief.logic.scenario import read_document
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "grammar"
 DOCS = sorted(FIXTURES.glob("*.bel")) + sorted(FIXTURES.glob("*.sexpr"))
@@ -79,7 +79,7 @@ DECLARATIONS = """
 
 
 def test_sexpr_documents_with_declarations():
-    """The grammar returns declarations as parsed; belief.scenario.read_document builds the typed values."""
+    """The grammar returns declarations as parsed; belief.logic.scenario.read_document builds the typed values."""
     dom, prob, fact = parse_sexpr_document(DECLARATIONS)
     assert isinstance(dom, Declaration) and (dom.kind, dom.name) == ("domain", "d")
     assert (prob.kind, prob.name) == ("problem", "p") and fact == parse_fact("(in apple r)")

@@ -14,7 +14,7 @@ def fake():
 @pytest.fixture
 def client_for():
     """Build an LLMClient against a fake server (no env leakage)."""
-    from belief.llm_client import LLMClient, LLMConfig
+    from belief.llm.client import LLMClient, LLMConfig
 
     def make(srv, **kw):
         # generous by default: a loaded CI machine must not turn expected answers into timeouts;

@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel
 
 from belief.errors import BeliefError
-from belief.llm_client import (LLMClient, LLMConfig, LLMConfigError, LLMOutputError, LLMResponseError,
+from belief.llm.client import (LLMClient, LLMConfig, LLMConfigError, LLMOutputError, LLMResponseError,
                                LLMUnavailableError, ResponseCache, extract_json)
 from belief.testing.llm_server import FakeOpenAI
 
@@ -235,7 +235,7 @@ def test_concurrent_requests_count_usage(fake, client_for):
 
 
 def test_a_binary_config_or_cache_file_is_a_clear_error_or_ignored(tmp_path):
-    from belief.llm_client import LLMConfig, LLMConfigError, ResponseCache
+    from belief.llm.client import LLMConfig, LLMConfigError, ResponseCache
 
     bad = tmp_path / "llm.toml"
     bad.write_bytes(b"\xff\xfe\x00binary")

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from belief.app.cli import app
-from belief.llm_client import (LLMClient, LLMConfig, LLMError, LLMOutputError, LLMUnavailableError, ResponseCache,
+from belief.llm.client import (LLMClient, LLMConfig, LLMError, LLMOutputError, LLMUnavailableError, ResponseCache,
                                extract_json)
-from belief.translate_prompts import FactList
+from belief.llm.prompts import FactList
 
 MSGS = [{"role": "user", "content": "facts, please"}]
 BOUND = 20.0  # seconds: a hang (or a minute-long drip) fails the test instead of the suite

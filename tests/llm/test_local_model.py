@@ -60,7 +60,7 @@ def local_server():
 
 @pytest.fixture
 def llm(local_server):
-    from belief.llm_client import LLMClient, LLMConfig
+    from belief.llm.client import LLMClient, LLMConfig
 
     return LLMClient(LLMConfig(base_url=local_server, model="smollm2", timeout=180, max_retries=0))
 
@@ -73,8 +73,8 @@ def test_chat_and_usage(llm):
 
 def test_translation_is_valid_or_cleanly_rejected(llm):
     import belief.envs  # noqa: F401  (registers the "bomb" translation env)
-    from belief.translate_env import get_env
-    from belief.translate import TranslationError, Translator
+    from belief.llm.translation_envs import get_env
+    from belief.llm.translate import TranslationError, Translator
 
     env = get_env("bomb")
     tr = Translator(env, llm, constrain=True, max_attempts=2)
@@ -94,8 +94,8 @@ def test_translation_is_valid_or_cleanly_rejected(llm):
 
 
 def test_llm_agent_turn_is_a_valid_action(llm):
-    from belief.agents.bomb_llm import LLMBombAgent
-    from belief.envs import bomb_v0
+    from belief.agents.bomb.llm import LLMBombAgent
+    from belief.envs.bomb import environment as bomb_v0
 
     e = bomb_v0.raw_env(seed=0)
     e.reset()

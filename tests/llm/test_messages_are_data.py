@@ -6,13 +6,13 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from belief.agents.bomb_llm import LLMBombAgent, render_view
+from belief.agents.bomb.llm import LLMBombAgent, render_view
 from belief.app.cli import app
-from belief.envs import bomb_v0
-from belief.envs.bomb_rules import BombRules
+from belief.envs.bomb import environment as bomb_v0
+from belief.envs.bomb.rules import BombRules
 from belief.testing.llm_server import FakeOpenAI, last_user_text
-from belief.translate import TranslationError, Translator
-from belief.translate_env import get_env
+from belief.llm.translate import TranslationError, Translator
+from belief.llm.translation_envs import get_env
 
 OBS = ("Round: 2\nTotal team score: 0\n"
        "Results: You inspected Bomb 2. Its remaining sequence is Green, Blue.\n"
@@ -64,7 +64,7 @@ def test_the_llm_path_splits_messages_out_and_applies_the_trust_policy(runner, p
 
 def test_translator_result_carries_the_messages_on_the_llm_path():
     with FakeOpenAI(responder=obedient_model) as srv:
-        from belief.llm_client import LLMClient, LLMConfig
+        from belief.llm.client import LLMClient, LLMConfig
 
         tr = Translator(get_env("bomb"), LLMClient(LLMConfig(base_url=srv.base_url, model="m", api_key="k",
                                                              max_retries=0)))
@@ -127,7 +127,7 @@ def test_unquoted_text_is_never_attributed_to_a_second_sender():
 
 @pytest.fixture
 def llm_translator():
-    from belief.llm_client import LLMClient, LLMConfig
+    from belief.llm.client import LLMClient, LLMConfig
 
     def make(srv):
         return Translator(get_env("bomb"), LLMClient(LLMConfig(base_url=srv.base_url, model="m", api_key="k",

@@ -4,11 +4,11 @@ import pytest
 from belief import examples
 import belief.envs  # noqa: F401  (registers the "bomb" translation env)
 from belief.errors import BeliefError
-from belief.llm_client import LLMUnavailableError
-from belief.scenario import Scenario, load_scenario
-from belief.translate import Translator, TranslationError
-from belief.translate_config import TranslatorConfig
-from belief.translate_env import env_from_scenario, get_env
+from belief.llm.client import LLMUnavailableError
+from belief.logic.scenario import Scenario, load_scenario
+from belief.llm.translate import Translator, TranslationError
+from belief.llm.translator_config import TranslatorConfig
+from belief.llm.translation_envs import env_from_scenario, get_env
 
 OBS = """Round: 2
 Total team score: 0
@@ -201,7 +201,7 @@ def test_fixed_furniture_cannot_be_placed_elsewhere(fake, client_for):
     fake.push({"json": {"facts": ["Alice BELIEVE bed_1 IN office", "Alice BELIEVE apple IN office"]}},
               {"json": {"facts": ["Alice BELIEVE apple IN office", "Alice BELIEVE bed_1 IN bedroom"]}})
     tr = Translator(env, client_for(fake))
-    from belief.store import BeliefStore
+    from belief.logic.store import BeliefStore
 
     store = BeliefStore(env.domain, env.entities)
     out = tr.update(store, "Alice sees the apple in the office next to the bed.", "Alice", use_llm=True)
@@ -243,9 +243,9 @@ def test_rules_cover_every_bomb_v0_observation(seed, random_maps):
     """Random play: every observation is fully understood, valid, and the agent's own location is right."""
     import random
 
-    from belief.agents.bomb_llm import render_view
-    from belief.envs import bomb_v0
-    from belief.envs.bomb_rules import bomb_env_from_trace_meta
+    from belief.agents.bomb.llm import render_view
+    from belief.envs.bomb import environment as bomb_v0
+    from belief.envs.bomb.rules import bomb_env_from_trace_meta
 
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps)
     e.reset()

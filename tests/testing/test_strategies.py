@@ -2,10 +2,10 @@
 
 from hypothesis import given, settings
 
-from belief.checker import check
+from belief.truth.checker import check
 from belief.grammar import parse_fact
 from belief.testing import strategies as bst
-from belief.trace import Enter, Exit, Trace
+from belief.truth.trace import Enter, Exit, Trace
 
 
 @given(bst.facts(max_depth=4))

@@ -1,0 +1,1 @@
+"""Agents for collaborative block building (:mod:`belief.envs.blocks`)."""

@@ -1,0 +1,62 @@
+"""What every COBLOCK agent shares: its private trace, the checker on it, and its ToM answers.
+
+The agent's record is only what the env handed it (``env.take_perceived``): its own goal and inventory,
+the public moves, the messages it heard. Beliefs about the partner are the checker's answers for the
+partner's chain on that record.
+"""
+
+from __future__ import annotations
+
+from belief.truth.checker import check
+from belief.envs.blocks.tom import answer as question_answer
+from belief.envs.blocks.world import AGENTS, Cell
+from belief.truth.trace import Trace
+from belief.truth.index import is_marker
+
+
+def cell_of(name: str) -> Cell:
+    """``cell_1_0_2`` -> (1, 0, 2)."""
+    return tuple(int(v) for v in name.split("_")[1:])  # type: ignore[return-value]
+
+
+class BlocksAgent:
+    kind = "agent"
+
+    def __init__(self, name: str):
+        self.name = name
+        self.partner = next(a for a in AGENTS if a != name)
+        self.record = Trace(meta={"private_to": name})
+        self._truth = None
+
+    def perceive(self, events) -> None:
+        self.record.extend(ev.model_copy(update={"t": None}) for ev in events)
+        self._truth = None if events else self._truth
+
+    @property
+    def truth(self):
+        """The general checker on this agent's private trace (rebuilt after new perceptions)."""
+        if self._truth is None:
+            self._truth = check(self.record)
+        return self._truth
+
+    def held(self, chain, fluent):
+        """The definite value ``chain`` holds in this agent's record, or None (unknown or unsure)."""
+        v = self.truth.value(chain, fluent)
+        return None if v is None or is_marker(v) else v
+
+    def goals(self, chain) -> dict:
+        """The goal cells ``chain`` holds a target colour and an owner for: cell -> (colour, owner)."""
+        out = {}
+        for f in self.truth.fluents():
+            if f[0] == "target":
+                colour, owner = self.held(chain, f), self.held(chain, ("owner", f[1]))
+                if colour is not None:
+                    out[cell_of(f[1])] = (colour, owner)
+        return out
+
+    def answer(self, q: dict) -> str:
+        yes = question_answer(self.truth, q)
+        return ("Yes. " if yes else "No. ") + ("I think so: " if yes else "I do not think so: ") + q["text"]
+
+
+__all__ = ["BlocksAgent", "cell_of"]

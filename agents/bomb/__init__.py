@@ -1,0 +1,1 @@
+"""Agents for bomb defusal (:mod:`belief.envs.bomb`)."""

@@ -1,0 +1,1 @@
+"""Agents for Hanabi (:mod:`belief.envs.hanabi`)."""

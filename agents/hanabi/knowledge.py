@@ -1,0 +1,129 @@
+"""What a Hanabi player knows about cards, read from the checker on its own private trace.
+
+A player's knowledge of a card is what its chain holds for the card's fluents
+(:mod:`belief.envs.hanabi.events`): ``colour``/``rank`` when known, else the colours and ranks whose
+``has_colour``/``has_rank`` fluent it does not hold as ``no``. Its model of its partner's knowledge is the
+same query on the partner's chain, answered by the checker on the *player's* private trace (what it saw
+the partner observe: the hints). Card counting (copies not yet seen by the player) turns a knowledge set
+into a probability that the card is playable.
+
+:class:`HanabiPlayer` is the common part of the agents: it keeps the private trace (``perceive``),
+answers ToM questions with the checker on it (``answer``), and tracks which cards were hinted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from belief.truth.checker import check
+from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
+from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
+from belief.envs.hanabi.tom import answer as question_answer
+from belief.truth.trace import Trace
+
+
+def possible(truth, chain, card: int) -> tuple[frozenset, frozenset]:
+    """The colours and ranks ``chain`` has not ruled out for ``card`` (from a GroundTruth)."""
+    colour = truth.value(chain, f_colour(card))
+    colours = {colour} if colour in COLOURS else {c for c in COLOURS if truth.value(chain, f_has_colour(card, c)) != "no"}
+    rank = truth.value(chain, f_rank(card))
+    ranks = ({int(rank)} if isinstance(rank, str) and rank.isdigit()
+             else {r for r in RANKS if truth.value(chain, f_has_rank(card, r)) != "no"})
+    return frozenset(colours), frozenset(ranks)
+
+
+def unseen_counts(view: dict) -> Counter:
+    """Copies of each (colour, rank) that the viewer cannot see (not played, discarded or in the partner's hand)."""
+    left = Counter({(c, r): COPIES[r] for c in COLOURS for r in RANKS})
+    for c, top in view["fireworks"].items():
+        for r in range(1, top + 1):
+            left[(c, r)] -= 1
+    for _, c, r in view["discards"]:
+        left[(c, r)] -= 1
+    for c, r in view["partner_cards"].values():
+        left[(c, r)] -= 1
+    return left
+
+
+def weights(colours, ranks, counts: Counter) -> dict:
+    """(colour, rank) -> number of unseen copies, over the pairs knowledge allows (counts may be None)."""
+    out = {(c, r): (counts[(c, r)] if counts is not None else 1) for c in colours for r in ranks}
+    return {k: v for k, v in out.items() if v > 0} or {(c, r): 1 for c in colours for r in ranks}
+
+
+def p_playable(colours, ranks, fireworks: dict, counts: Counter | None) -> float:
+    w = weights(colours, ranks, counts)
+    total = sum(w.values())
+    return sum(v for (c, r), v in w.items() if fireworks[c] == r - 1) / total if total else 0.0
+
+
+def p_useless(colours, ranks, fireworks: dict, counts: Counter | None) -> float:
+    """Probability that the card can never be played (its rank is already on its firework)."""
+    w = weights(colours, ranks, counts)
+    total = sum(w.values())
+    return sum(v for (c, r), v in w.items() if fireworks[c] >= r) / total if total else 0.0
+
+
+def focus(hand: list, touched: list, previously: set):
+    """The card a hint points at: the newest (lowest slot) card it newly touches, else None."""
+    for k in hand:
+        if k in touched and k not in previously:
+            return k
+    return None
+
+
+class HanabiPlayer:
+    """Private trace, ToM answers and hint bookkeeping shared by the Hanabi agents."""
+
+    kind = "player"
+
+    def __init__(self, name: str, partner: str):
+        self.name = name
+        self.partner = partner
+        self.private = Trace(meta={"private_to": name})
+        self._truth = None
+        self.touched: set = set()           # cards (of either hand) any hint has touched
+        self.marked_play: set = set()       # cards a play clue pointed at (either hand)
+        self.marked_keep: set = set()       # cards a save clue pointed at
+        self._seen_turn = -1
+
+    def perceive(self, events) -> None:
+        """Append the events this player perceived (``env.take_perceived(name)``) to its private trace."""
+        for ev in events:
+            self.private.append(ev.model_copy(update={"t": None}))
+        if events:
+            self._truth = None
+
+    def private_truth(self):
+        if self._truth is None:
+            self._truth = check(self.private)
+        return self._truth
+
+    def answer(self, q: dict) -> str:
+        """A free-text yes/no answer from the checker on this player's own private trace."""
+        yes = question_answer(self.private_truth(), q)
+        return ("Yes, " if yes else "No, ") + q["text"][0].lower() + q["text"][1:].rstrip("?") + (
+            " holds." if yes else " does not hold.")
+
+    def knowledge(self, chain, card: int):
+        return possible(self.private_truth(), chain, card)
+
+    def note_move(self, view: dict) -> None:
+        """Read the last public move once: which cards a hint touched and what the convention marks."""
+        last = view.get("last_move")
+        if not last or view["turn"] == self._seen_turn:
+            return
+        self._seen_turn = view["turn"]
+        if last["kind"] in ("play", "discard"):
+            self.marked_play.discard(last["card"])
+            self.marked_keep.discard(last["card"])
+            return
+        receiver = self.partner if last["player"] == self.name else self.name
+        self.interpret_hint(view, receiver, last)
+        self.touched.update(last["touched"])
+
+    def interpret_hint(self, view: dict, receiver: str, last: dict) -> None:  # conventions: the belief agent
+        pass
+
+
+__all__ = ["HanabiPlayer", "possible", "unseen_counts", "weights", "p_playable", "p_useless", "focus"]

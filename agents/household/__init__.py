@@ -1,0 +1,1 @@
+"""Agents for the household world (:mod:`belief.envs.household`)."""

@@ -1,0 +1,1 @@
+"""Agents for CollabCapture and CollabEscape (:mod:`belief.envs.maze`)."""

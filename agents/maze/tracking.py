@@ -1,0 +1,104 @@
+"""What a maze player knows, read from its private trace only (the events it perceived, in the trace
+vocabulary): the door states, who it has seen where and when, and the rooms the adversary may be in
+(``possible``: the last sighting, spread by one door per adversary move, minus the rooms seen empty).
+ToM answers come from the general checker on the same private trace.
+"""
+
+from __future__ import annotations
+
+from belief.truth.checker import check
+from belief.envs.maze.world import Maze
+from belief.grading.questions import NO, YES, parse_fluent
+from belief.truth.trace import Trace
+from belief.truth.index import is_marker
+
+
+class MazeTracker:
+    """One player's record: ``feed`` its perceived events, ``new_round`` after every adversary move."""
+
+    def __init__(self, name: str, partner: str, adversary: str, layout: dict):
+        self.name, self.partner, self.adversary = name, partner, adversary
+        doors = {d: tuple(p) for d, p in layout["doors"].items()}
+        self.maze = Maze(doors, {d: True for d in doors}, dict(layout["buttons"]))
+        self.known: dict = {}          # fluent -> last value perceived (seen, done or told)
+        self.private = Trace(meta={"private_to": name})
+        self.possible: set = set(self.maze.rooms)
+        self._truth = None
+
+    # --- perceiving -----------------------------------------------------------------------------------
+    def feed(self, events) -> None:
+        for ev in events:
+            self.private.append(ev.model_copy(update={"t": None}))
+            self._truth = None
+            for f, v in self._facts(ev):
+                self.known[f] = v
+                if f[0] == "door":
+                    self.maze.open[f[1]] = v == "open"
+                elif f == ("at", self.adversary) and v is not None:
+                    self.possible = {v}
+        self._rule_out_seen()
+
+    @staticmethod
+    def _facts(ev):
+        if ev.kind == "action":
+            return [(e.fluent, e.value) for e in ev.effects]
+        if ev.kind == "observe" and ev.values is not None:
+            return [(tuple(f), v) for f, v in zip(ev.fluents, ev.values) if v is not None]
+        if ev.kind == "tell":
+            return [(c.fluent, c.value) for c in ev.content]
+        return []
+
+    def where(self, who: str):
+        return self.known.get(("at", who))
+
+    def _rule_out_seen(self) -> None:
+        me = self.where(self.name)
+        if me not in self.maze.rooms:
+            return
+        seen = self.maze.visible_rooms(me)
+        if self.known.get(("at", self.adversary)) in seen:
+            return
+        left = self.possible - seen
+        self.possible = left or (set(self.maze.rooms) - seen)
+
+    def new_round(self) -> None:
+        """The adversary may have moved one room through an open door (as far as this player knows)."""
+        spread = set(self.possible)
+        for r in self.possible:
+            spread.update(self.maze.open_neighbours(r))
+        self.possible = spread
+        self._rule_out_seen()
+
+    def adversary_known(self):
+        """The adversary's room when only one is possible, else None."""
+        return next(iter(self.possible)) if len(self.possible) == 1 else None
+
+    # --- answering ToM questions from the private trace -------------------------------------------------
+    def truth(self):
+        if self._truth is None:
+            self._truth = check(self.private)
+        return self._truth
+
+    def answer(self, q: dict, egocentric: bool = False) -> str:
+        """A free-text answer to a general question (kind value/knows, chain, fluent): the checker on the
+        private trace. ``egocentric``: no partner model, the chain is read as the player's own belief."""
+        chain = tuple(q["chain"])
+        if egocentric:
+            chain = (self.name,)
+        fluent = parse_fluent(q["fluent"])
+        truth = self.truth()
+        known_names = set(truth.agents)
+        if any(a not in known_names for a in chain):
+            return "I do not know."
+        if q["kind"] == "value":
+            v = truth.value(chain, fluent)
+            if isinstance(v, str) and not is_marker(v):
+                return f"In {v}."
+            return "I do not know where." if chain == (self.name,) else "They do not know where it is."
+        if fluent not in set(truth.fluents()):
+            return NO
+        holds = q.get("values") is None or self.known.get(fluent) in q["values"]
+        return YES if holds and truth.knows_chain(chain, fluent) else NO
+
+
+__all__ = ["MazeTracker"]

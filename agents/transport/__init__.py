@@ -1,0 +1,1 @@
+"""Agents for object transport (:mod:`belief.envs.transport`)."""

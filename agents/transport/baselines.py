@@ -1,0 +1,41 @@
+"""The agent types of ``transport_v0`` (one :class:`belief.agents.transport.cobel.Config` each).
+
+All share the perception of :mod:`belief.agents.transport.beliefs` (a belief store fed only by what the
+agent saw and was told, newer own evidence winning), so only the named ingredient differs:
+
+``cobel``           zero- and first-order beliefs, Bayesian prediction of each teammate's next subgoal,
+                    miscoordination detection (yield where the teammate has priority), messages priced by
+                    value of information: sent when the frames they are expected to save the teammate
+                    exceed their frame cost (agents/transport/messages.py).
+``coela``           CoELA-style: no partner model; the planner sends its full progress (position, holdings,
+                    every object location and room search it knows) and its plan whenever its progress or
+                    plan changed since its last message; it leaves to teammates what they announced.
+``silent``          CoBel with communication off (it still predicts teammates from what it sees).
+``rhp``             RHP+RHP: rule-based hierarchical planners like the study's RHP (greedy: nearest
+                    container when empty-handed, nearest known targets up to capacity, else the nearest
+                    unsearched room; no partner model, no messages, no UP engine).
+``rhp_alone``       RHP alone: one RHP agent in the house.
+``cobel_nopred``    ablation: no prediction (hence no detection; messages fall back to nothing predicted).
+``cobel_nodetect``  ablation: prediction, but no acting on predicted conflicts (no yields, no plan on conflict).
+``cobel_nofo``      ablation: no first-order beliefs (teammates are modelled as knowing what I know).
+``cobel_always``    ablation: CoBel decisions, the full progress message before every action.
+``cobel+coela``     a mixed team (agents alternate between the two types).
+"""
+
+from __future__ import annotations
+
+from belief.agents.transport.cobel import PRESETS, Config, TransportAgent, make_agents
+
+BASELINES = ("coela", "silent", "rhp", "rhp_alone")
+ABLATIONS = ("cobel_nopred", "cobel_nodetect", "cobel_nofo", "cobel_always")
+MIXED = ("cobel+coela",)
+AGENT_TYPES = ("cobel", *BASELINES, *ABLATIONS, *MIXED)
+SOLO = ("rhp_alone",)  # types that play with one agent
+
+
+def is_known(kind: str) -> bool:
+    return all(k in PRESETS for k in kind.split("+"))
+
+
+__all__ = ["ABLATIONS", "AGENT_TYPES", "BASELINES", "Config", "MIXED", "SOLO", "TransportAgent", "is_known",
+           "make_agents"]

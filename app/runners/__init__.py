@@ -1,0 +1,1 @@
+"""Episode runners and benches, one module per world: play a team of agents, ask ToM questions, report."""

@@ -1,0 +1,63 @@
+"""Play Hanabi games: one game is a pure, picklable function of (config, seed) returning a plain dict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from belief.agents.hanabi.belief import HanabiBeliefAgent
+from belief.agents.hanabi.hintless import HanabiHintlessAgent
+from belief.envs.hanabi import environment as hanabi_v0
+from belief.envs.hanabi.tom import is_move, label, move_questions
+from belief.errors import BeliefError
+from belief.grading.report import grade
+
+AGENT_KINDS = {"belief": HanabiBeliefAgent, "hintless": HanabiHintlessAgent}
+
+
+@dataclass(frozen=True)
+class HanabiConfig:
+    agents: str = "belief"      # one kind for both players
+    ask: bool = True            # ToM questions after every move
+
+
+def make_agents(kind: str, players) -> dict:
+    if kind not in AGENT_KINDS:
+        raise BeliefError(f"unknown Hanabi agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
+    a, b = players
+    return {a: AGENT_KINDS[kind](a, b), b: AGENT_KINDS[kind](b, a)}
+
+
+def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> dict:
+    """One seeded game: score, fireworks, turns, and the ToM accuracy of the players' own answers."""
+    e = hanabi_v0.raw_env(seed=seed)
+    agents = make_agents(config.agents, e.possible_agents)
+    qs, answers, fed = [], [], 0
+
+    def update():
+        nonlocal fed
+        for name, ag in agents.items():
+            ag.perceive(e.take_perceived(name))
+            ag.note_move(e.infos[name]["obs"])
+        while fed < len(e.trace):
+            ev = e.trace[fed]
+            fed += 1
+            if config.ask and is_move(ev):
+                for q in move_questions(ev, seed):
+                    qs.append(q)
+                    answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
+
+    update()
+    while not all(e.terminations.values()):
+        name = e.agent_selection
+        e.step(agents[name].act(e.infos[name]["obs"], e.infos[name]["action_mask"]))
+        update()
+    out = e.metrics()
+    out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
+    if config.ask:
+        out.update(grade(label(e.trace, qs), answers).level_figures())
+    if keep_trace:
+        out["_trace"] = e.trace
+    return out
+
+
+__all__ = ["HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]

@@ -1,0 +1,1 @@
+"""Files: atomic writes, strict JSON input, output tables and trace completeness."""

@@ -1,0 +1,430 @@
+"""Immutable belief formulas in normal form.
+
+A formula is a chain of ``Believes`` ending in a *literal*: an ``Atom``, a ``Not`` of an atom, or an
+``Unsure`` (an agent that neither believes the atom nor its negation)::
+
+    Alice BELIEVE Bob BELIEVE apple IN kitchen      Believes(Alice, Believes(Bob, Atom(in, apple, kitchen)))
+    Alice BELIEVE NOT apple IN box                  Believes(Alice, Not(Atom(in, apple, box)))
+    Alice UNSURE apple IN box                       Unsure(Alice, Atom(in, apple, box))
+
+Normal form is enforced by the constructors: ``X BELIEVE X BELIEVE p`` is ``X BELIEVE p`` and
+``X BELIEVE X UNSURE p`` is ``X UNSURE p`` (introspection), ``X UNSURE NOT p`` is ``X UNSURE p``.
+Every value has ``parse()`` and a ``__str__`` (readable form, :func:`to_readable`) that round-trips.
+The parsers live in :mod:`belief.grammar`, which is built on these values: it registers them here when
+imported (:func:`register_parsers`; ``import belief`` imports it), so this module never imports it.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from typing import Callable, Iterator, Union
+
+from belief.errors import BeliefTypeError
+
+NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-]*\Z")
+#: relations written infix in the readable form (keyword -> predicate name)
+INFIX_KEYWORDS = {"IN": "in", "AT": "at", "HOLD": "hold", "CONTAIN": "contain", "EXPLORED": "explored"}
+INFIX_PREDICATES = {v: k for k, v in INFIX_KEYWORDS.items()}
+#: words that cannot be predicate names (they are operators in one of the two surfaces)
+RESERVED = frozenset({"believes", "not", "unsure", "prob", "define"}) | frozenset(INFIX_KEYWORDS) | frozenset(
+    {"BELIEVE", "BELIEVES", "NOT", "UNSURE"})
+#: the longest perspective chain a formula may have (nested BELIEVE/UNSURE, after normalisation). Deeper
+#: formulas are refused when built, so equality, hashing, pickling, printing and the store stay far from
+#: Python's recursion limit and linear in practice (ToM questions stop at order 4).
+MAX_DEPTH = 256
+
+
+class FormulaDepthError(BeliefTypeError):
+    """A formula nested deeper than :data:`MAX_DEPTH` beliefs."""
+
+    def __init__(self):
+        super().__init__(f"formula nested deeper than {MAX_DEPTH} beliefs (the limit, belief.logic.formula.MAX_DEPTH)")
+
+
+def _check_name(name: str, what: str) -> str:
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise BeliefTypeError(f"invalid {what} name {name!r}: expected letters, digits, '_' or '-'")
+    return name
+
+
+class Var:
+    """A variable ``?name`` in a query or a rule."""
+
+    __slots__ = ("name", "_hash")
+
+    def __init__(self, name: str):
+        name = name[1:] if name.startswith("?") else name
+        object.__setattr__(self, "name", _check_name(name, "variable"))
+        object.__setattr__(self, "_hash", hash(("?", name)))
+
+    def __setattr__(self, key, value):
+        raise AttributeError("Var is immutable")
+
+    def __eq__(self, other):
+        return isinstance(other, Var) and other.name == self.name
+
+    def __hash__(self):
+        return self._hash
+
+    def __str__(self):
+        return "?" + self.name
+
+    def __repr__(self):
+        return f"Var({self.name!r})"
+
+    def __reduce__(self):
+        return (Var, (self.name,))
+
+
+Term = Union[str, Var]
+
+
+def _check_term(term) -> Term:
+    if isinstance(term, Var):
+        return term
+    return _check_name(term, "entity")
+
+
+def term_str(term: Term) -> str:
+    return str(term)
+
+
+class Formula:
+    """Base of all formula values. Subclasses are immutable, hashable and compare structurally."""
+
+    __slots__ = ()
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, key):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __str__(self) -> str:  # readable form
+        return to_readable(self)
+
+    def __repr__(self):
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Formula":
+        f = _parser("formula")(text)
+        if not isinstance(f, cls):
+            raise BeliefTypeError(f"{text!r} is a {type(f).__name__}, not a {cls.__name__}")
+        return f
+
+    # --- structure -------------------------------------------------------------------------
+    @property
+    def chain(self) -> tuple[Term, ...]:
+        """The perspective chain: the agents whose beliefs hold the literal (Unsure's agent included)."""
+        return decompose(self)[0]
+
+    @property
+    def depth(self) -> int:
+        return self._depth
+
+    @property
+    def atom(self) -> "Atom":
+        return decompose(self)[2]
+
+    @property
+    def stance(self) -> "Stance":
+        return decompose(self)[1]
+
+    def variables(self) -> frozenset[Var]:
+        chain, _, atom = decompose(self)
+        return frozenset(t for t in (*chain, *atom.args) if isinstance(t, Var))
+
+    def substitute(self, bindings: dict) -> "Formula":
+        """Replace variables by the terms ``bindings`` gives (keys: Var or variable name)."""
+        chain, stance, atom = decompose(self)
+
+        def sub(t):
+            if isinstance(t, Var):
+                return bindings.get(t, bindings.get(t.name, t))
+            return t
+
+        return compose(tuple(sub(a) for a in chain), stance, Atom(atom.pred, tuple(sub(a) for a in atom.args)))
+
+
+class Atom(Formula):
+    """A relation over terms: ``apple IN kitchen`` is ``Atom('in', ('apple', 'kitchen'))``."""
+
+    __slots__ = ("pred", "args", "_hash")
+    _depth = 0
+
+    def __init__(self, pred: str, args=()):
+        if pred in RESERVED:
+            raise BeliefTypeError(f"{pred!r} is a reserved word and cannot name a predicate")
+        _check_name(pred, "predicate")
+        args = tuple(_check_term(a) for a in args)
+        object.__setattr__(self, "pred", pred)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "_hash", hash((pred, args)))
+
+    @classmethod
+    def _trusted(cls, pred: str, args: tuple) -> "Atom":
+        """Construct without validation: for parsers whose grammar already guarantees valid names."""
+        if pred in RESERVED:
+            raise BeliefTypeError(f"{pred!r} is a reserved word and cannot name a predicate")
+        self = object.__new__(cls)
+        object.__setattr__(self, "pred", pred)
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "_hash", hash((pred, args)))
+        return self
+
+    def __eq__(self, other):
+        return other.__class__ is Atom and other._hash == self._hash and other.pred == self.pred \
+            and other.args == self.args
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (Atom, (self.pred, self.args))
+
+
+class Not(Formula):
+    """Negation of an atom (NOT applies to atoms only; this keeps every formula a literal under a chain)."""
+
+    __slots__ = ("atom_", "_hash")
+    _depth = 0
+
+    def __init__(self, atom: Atom):
+        if not isinstance(atom, Atom):
+            raise BeliefTypeError(f"NOT applies to a relation, not to {type(atom).__name__} {atom}")
+        object.__setattr__(self, "atom_", atom)
+        object.__setattr__(self, "_hash", hash(("not", atom)))
+
+    def __eq__(self, other):
+        return other.__class__ is Not and other.atom_ == self.atom_
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (Not, (self.atom_,))
+
+
+class _Modal(Formula):
+    __slots__ = ("agent", "body", "_hash")
+
+    def __eq__(self, other):
+        return other.__class__ is self.__class__ and other._hash == self._hash and other.agent == self.agent \
+            and other.body == self.body
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (self.__class__, (self.agent, self.body))
+
+
+class Believes(_Modal):
+    """``agent BELIEVE body``. ``Believes(X, Believes(X, p))`` is constructed as ``Believes(X, p)``."""
+
+    __slots__ = ("_depth",)
+
+    def __new__(cls, agent: Term, body: Formula):
+        agent = _check_term(agent)
+        if not isinstance(body, Formula):
+            raise BeliefTypeError(f"BELIEVE needs a formula, got {body!r}")
+        if isinstance(body, _Modal) and body.agent == agent:
+            return body  # introspection: X BELIEVE X BELIEVE p == X BELIEVE p
+        return cls._make(agent, body)
+
+    @classmethod
+    def _make(cls, agent: Term, body: Formula) -> "Believes":
+        depth = body._depth + 1
+        if depth > MAX_DEPTH:
+            raise FormulaDepthError()
+        self = object.__new__(cls)
+        object.__setattr__(self, "agent", agent)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "_depth", depth)
+        object.__setattr__(self, "_hash", hash(("believes", agent, body)))
+        return self
+
+    @classmethod
+    def _trusted(cls, agent: Term, body: Formula) -> Formula:
+        """Construct (normalising) without validating the agent's name: for parsers."""
+        if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
+            return body
+        return cls._make(agent, body)
+
+
+class Unsure(_Modal):
+    """``agent UNSURE p``: the agent believes neither p nor NOT p. ``UNSURE NOT p`` is ``UNSURE p``."""
+
+    __slots__ = ()
+    _depth = 1
+
+    def __new__(cls, agent: Term, body: Formula):
+        agent = _check_term(agent)
+        if isinstance(body, Not):
+            body = body.atom_
+        if not isinstance(body, Atom):
+            raise BeliefTypeError(f"UNSURE applies to a relation or its negation, not to {body}")
+        self = object.__new__(cls)
+        object.__setattr__(self, "agent", agent)
+        object.__setattr__(self, "body", body)
+        object.__setattr__(self, "_hash", hash(("unsure", agent, body)))
+        return self
+
+
+class Stance(str, enum.Enum):
+    """What a chain holds about an atom."""
+
+    BELIEVES = "believes"
+    BELIEVES_NOT = "believes-not"
+    UNSURE = "unsure"
+
+    def __str__(self):
+        return self.value
+
+
+def decompose(f: Formula) -> tuple[tuple[Term, ...], Stance, Atom]:
+    """Split a formula into (chain, stance, atom)."""
+    chain = []
+    while f.__class__ is Believes:
+        chain.append(f.agent)
+        f = f.body
+    cls = f.__class__
+    if cls is Atom:
+        return tuple(chain), Stance.BELIEVES, f
+    if cls is Not:
+        return tuple(chain), Stance.BELIEVES_NOT, f.atom_
+    if cls is Unsure:
+        chain.append(f.agent)
+        return tuple(chain), Stance.UNSURE, f.body
+    raise BeliefTypeError(f"not a formula: {f!r}")
+
+
+def compose(chain: tuple[Term, ...], stance: Stance, atom: Atom) -> Formula:
+    """Inverse of :func:`decompose` (normalising the chain on the way)."""
+    if stance is Stance.UNSURE:
+        if not chain:
+            raise BeliefTypeError("UNSURE needs an agent: reality is never unsure")
+        f: Formula = Unsure(chain[-1], atom)
+        chain = chain[:-1]
+    elif stance is Stance.BELIEVES_NOT:
+        f = Not(atom)
+    else:
+        f = atom
+    for agent in reversed(chain):
+        f = Believes(agent, f)
+    return f
+
+
+def normalize_chain(chain) -> tuple[Term, ...]:
+    """Collapse repeated adjacent agents: (a, a, b) -> (a, b)."""
+    out: list = []
+    for a in chain:
+        if not out or out[-1] != a:
+            out.append(a)
+    return tuple(out)
+
+
+class Fact:
+    """A formula with an optional probability (``... @ 0.7``): the unit stored, exchanged and printed."""
+
+    __slots__ = ("formula", "probability", "_hash")
+
+    def __init__(self, formula: Formula, probability: float | None = None):
+        if not isinstance(formula, Formula):
+            raise BeliefTypeError(f"a fact needs a formula, got {formula!r}")
+        if probability is not None:
+            probability = float(probability) + 0.0  # -0.0 -> 0.0
+            if not (0.0 <= probability <= 1.0) or math.isnan(probability):
+                raise BeliefTypeError(f"probability must lie in [0, 1], got {probability}")
+        object.__setattr__(self, "formula", formula)
+        object.__setattr__(self, "probability", probability)
+        object.__setattr__(self, "_hash", hash((formula, probability)))
+
+    def __setattr__(self, key, value):
+        raise AttributeError("Fact is immutable")
+
+    def __eq__(self, other):
+        return other.__class__ is Fact and other.formula == self.formula and other.probability == self.probability
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (Fact, (self.formula, self.probability))
+
+    def __str__(self):
+        return to_readable(self)
+
+    def __repr__(self):
+        return f"Fact.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Fact":
+        return _parser("fact")(text)
+
+    @property
+    def chain(self):
+        return self.formula.chain
+
+    @property
+    def stance(self):
+        return self.formula.stance
+
+    @property
+    def atom(self):
+        return self.formula.atom
+
+
+def iter_terms(f: Formula) -> Iterator[Term]:
+    chain, _, atom = decompose(f)
+    yield from chain
+    yield from atom.args
+
+
+# --- the readable form -----------------------------------------------------------------------------
+
+def _atom_readable(a: Atom) -> str:
+    rel = INFIX_PREDICATES.get(a.pred)
+    if rel is not None and len(a.args) == 2:
+        return f"{a.args[0]} {rel} {a.args[1]}"
+    return f"{a.pred}({', '.join(map(str, a.args))})"
+
+
+def to_readable(f) -> str:
+    """``Alice BELIEVE Bob BELIEVE apple IN kitchen @ 0.7`` (the form ``str()`` gives)."""
+    if isinstance(f, Fact):
+        s = to_readable(f.formula)
+        return s if f.probability is None else f"{s} @ {f.probability!r}"
+    parts = []
+    while isinstance(f, Believes):
+        parts.append(f"{f.agent} BELIEVE ")
+        f = f.body
+    if isinstance(f, Atom):
+        parts.append(_atom_readable(f))
+    elif isinstance(f, Not):
+        parts.append("NOT " + _atom_readable(f.atom_))
+    elif isinstance(f, Unsure):
+        parts.append(f"{f.agent} UNSURE {_atom_readable(f.body)}")
+    else:
+        raise TypeError(f"cannot print {f!r}")
+    return "".join(parts)
+
+
+# --- parsing, provided by belief.grammar -----------------------------------------------------------
+_PARSERS: dict[str, Callable[[str], object]] = {}
+
+
+def register_parsers(*, formula: Callable[[str], Formula], fact: Callable[[str], Fact]) -> None:
+    """Install the parsers behind :meth:`Formula.parse` and :meth:`Fact.parse` (:mod:`belief.grammar` does
+    this when it is imported)."""
+    _PARSERS.update(formula=formula, fact=fact)
+
+
+def _parser(kind: str) -> Callable[[str], object]:
+    try:
+        return _PARSERS[kind]
+    except KeyError:
+        raise RuntimeError("no belief-language parser registered: import belief.grammar") from None

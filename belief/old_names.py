@@ -1,0 +1,150 @@
+"""Import names from before the kernel, the worlds and the agents became packages, kept working.
+
+``import belief.checker`` gives the module :mod:`belief.truth.checker` itself (the same object, not a copy),
+and so for every name in :data:`OLD_NAMES`, the versioned environment names (``belief.envs.bomb_v0``, as in
+PettingZoo) included. The table is read only when such a name is imported: nothing here imports a world,
+an agent or an application until a user asks for one by its old name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+
+#: old module name -> the module that holds its code now
+OLD_NAMES: dict[str, str] = {
+    "belief.agents.blocks_baseline": "belief.agents.blocks.baseline",
+    "belief.agents.blocks_belief": "belief.agents.blocks.belief",
+    "belief.agents.blocks_common": "belief.agents.blocks.common",
+    "belief.agents.blocks_oracle": "belief.agents.blocks.oracle",
+    "belief.agents.bomb_belief": "belief.agents.bomb.belief",
+    "belief.agents.bomb_llm": "belief.agents.bomb.llm",
+    "belief.agents.bomb_planner": "belief.agents.bomb.planner",
+    "belief.agents.bomb_random": "belief.agents.bomb.random_agent",
+    "belief.agents.hanabi_belief": "belief.agents.hanabi.belief",
+    "belief.agents.hanabi_hintless": "belief.agents.hanabi.hintless",
+    "belief.agents.hanabi_knowledge": "belief.agents.hanabi.knowledge",
+    "belief.agents.household_agent": "belief.agents.household.agent",
+    "belief.agents.household_cobel": "belief.agents.household.cobel",
+    "belief.agents.household_coela": "belief.agents.household.coela",
+    "belief.agents.household_memory": "belief.agents.household.memory",
+    "belief.agents.household_messages": "belief.agents.household.messages",
+    "belief.agents.household_mhp": "belief.agents.household.mhp",
+    "belief.agents.household_predict": "belief.agents.household.predict",
+    "belief.agents.household_team": "belief.agents.household.team",
+    "belief.agents.maze_baseline": "belief.agents.maze.baseline",
+    "belief.agents.maze_belief": "belief.agents.maze.belief",
+    "belief.agents.maze_tracking": "belief.agents.maze.tracking",
+    "belief.agents.transport_baselines": "belief.agents.transport.baselines",
+    "belief.agents.transport_beliefs": "belief.agents.transport.beliefs",
+    "belief.agents.transport_cobel": "belief.agents.transport.cobel",
+    "belief.agents.transport_llm": "belief.agents.transport.llm",
+    "belief.agents.transport_messages": "belief.agents.transport.messages",
+    "belief.agents.transport_partner": "belief.agents.transport.partner",
+    "belief.agents.transport_planner": "belief.agents.transport.planner",
+    "belief.answer_reading": "belief.grading.answers",
+    "belief.app.bench_checker": "belief.app.bench.checker",
+    "belief.app.bench_parse": "belief.app.bench.parse",
+    "belief.app.blocks_runner": "belief.app.runners.blocks",
+    "belief.app.bomb_run": "belief.app.runners.bomb_run_dir",
+    "belief.app.bomb_runner": "belief.app.runners.bomb",
+    "belief.app.grade_shards": "belief.app.runs.grade_shards",
+    "belief.app.hanabi_runner": "belief.app.runners.hanabi",
+    "belief.app.household_bench": "belief.app.runners.household",
+    "belief.app.maze_runner": "belief.app.runners.maze",
+    "belief.app.plot_data": "belief.app.plot.data",
+    "belief.app.progress": "belief.app.runs.progress",
+    "belief.app.tom_shards": "belief.app.runs.tom_shards",
+    "belief.app.transport_bench": "belief.app.runners.transport",
+    "belief.atomic_files": "belief.files.atomic",
+    "belief.checker": "belief.truth.checker",
+    "belief.domain": "belief.logic.domain",
+    "belief.envs.blocks_events": "belief.envs.blocks.events",
+    "belief.envs.blocks_tasks": "belief.envs.blocks.tasks",
+    "belief.envs.blocks_text": "belief.envs.blocks.text",
+    "belief.envs.blocks_tom": "belief.envs.blocks.tom",
+    "belief.envs.blocks_v0": "belief.envs.blocks.environment",
+    "belief.envs.blocks_world": "belief.envs.blocks.world",
+    "belief.envs.bomb_domain": "belief.envs.bomb.domain",
+    "belief.envs.bomb_events": "belief.envs.bomb.events",
+    "belief.envs.bomb_grading": "belief.envs.bomb.grading",
+    "belief.envs.bomb_map": "belief.envs.bomb.map",
+    "belief.envs.bomb_rules": "belief.envs.bomb.rules",
+    "belief.envs.bomb_text": "belief.envs.bomb.text",
+    "belief.envs.bomb_tom": "belief.envs.bomb.tom",
+    "belief.envs.bomb_v0": "belief.envs.bomb.environment",
+    "belief.envs.capture_v0": "belief.envs.maze.capture",
+    "belief.envs.escape_v0": "belief.envs.maze.escape",
+    "belief.envs.hanabi_events": "belief.envs.hanabi.events",
+    "belief.envs.hanabi_rules": "belief.envs.hanabi.rules",
+    "belief.envs.hanabi_tom": "belief.envs.hanabi.tom",
+    "belief.envs.hanabi_v0": "belief.envs.hanabi.environment",
+    "belief.envs.household_text": "belief.envs.household.text",
+    "belief.envs.household_v0": "belief.envs.household.environment",
+    "belief.envs.household_world": "belief.envs.household.world",
+    "belief.envs.maze_env": "belief.envs.maze.environment",
+    "belief.envs.maze_events": "belief.envs.maze.events",
+    "belief.envs.maze_world": "belief.envs.maze.world",
+    "belief.envs.perception": "belief.envs.base.perception",
+    "belief.envs.text_spaces": "belief.envs.base.spaces",
+    "belief.envs.tom_labels": "belief.envs.base.labels",
+    "belief.envs.transport_tokens": "belief.envs.base.tokens",
+    "belief.envs.transport_v0": "belief.envs.transport.environment",
+    "belief.envs.transport_world": "belief.envs.transport.world",
+    "belief.executor": "belief.app.runs.executor",
+    "belief.explain": "belief.truth.explain",
+    "belief.filter": "belief.truth.filter",
+    "belief.formula": "belief.logic.formula",
+    "belief.grade_io": "belief.grading.files",
+    "belief.grade_questions": "belief.grading.questions",
+    "belief.json_input": "belief.files.json_input",
+    "belief.llm_client": "belief.llm.client",
+    "belief.llm_http": "belief.llm.http",
+    "belief.messages": "belief.llm.messages",
+    "belief.outputs": "belief.files.outputs",
+    "belief.policies": "belief.logic.policies",
+    "belief.run_manifest": "belief.app.runs.manifest",
+    "belief.scenario": "belief.logic.scenario",
+    "belief.stats": "belief.grading.stats",
+    "belief.store": "belief.logic.store",
+    "belief.trace": "belief.truth.trace",
+    "belief.trace_types": "belief.truth.typed_trace",
+    "belief.translate": "belief.llm.translate",
+    "belief.translate_config": "belief.llm.translator_config",
+    "belief.translate_env": "belief.llm.translation_envs",
+    "belief.translate_prompts": "belief.llm.prompts",
+    "belief.truth_index": "belief.truth.index",
+}
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target: str):
+        self.target = target
+        self.real_spec = None
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.target)
+        self.real_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        # the import system stamped the alias's spec on the module: give it back its own
+        module.__spec__ = self.real_spec
+
+
+class OldNameFinder(importlib.abc.MetaPathFinder):
+    """Finds an old module name and hands out the module that replaced it."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        new = OLD_NAMES.get(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` once."""
+    if not any(isinstance(f, OldNameFinder) for f in sys.meta_path):
+        sys.meta_path.append(OldNameFinder())

@@ -1,0 +1,612 @@
+"""Queries over the exact ground truth of a trace: belief of any chain, knowledge, awareness, provenance.
+
+Semantics (README, "The logic"):
+
+* **Belief.** A chain ``(a1..ak)`` holds the value of the latest update all of its agents observed
+  together (a trust policy decides what a message writes). A possible change they saw makes it *unsure*.
+* **Knowledge.** ``a`` knows a fluent iff its belief is a definite value that equals the real one (in an
+  agent's private trace, ``meta["private_to"]``, the owner's own belief stands for the real value).
+  Environments that state every change an agent cannot rule out as a ``possible`` event (the bomb game
+  does) make this exactly "entailed by what ``a`` observed"; for traces without them (ToMi, Hi-ToM) it is
+  those benchmarks' "true belief".
+* **Awareness.** ``x`` is aware that ``a2..ak`` know (``knows((x, a2, .., ak))``) iff they do, and the
+  latest update ``x`` knows of that touched the fluent is one ``a2..ak`` saw together with a definite
+  value (a joint observation, an observation ``x`` witnessed, a message they all heard), not a change
+  or possible change they missed. Updates ``x`` knows of that reveal the value to others only are
+  neutral.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from belief.errors import QueryError, did_you_mean
+from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
+from belief.grammar import parse_query
+from belief.logic.policies import TrustPolicy
+from belief.truth.index import HOW_REALITY, OPAQUE, UNSURE, FluentIndex, is_marker
+
+
+def fluent_of(x) -> tuple:
+    """Normalise a fluent spec: ("in", "apple"), "in apple", or "apple" (meaning ("in", "apple"))."""
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    if isinstance(x, str):
+        parts = x.split()
+        return ("in", parts[0]) if len(parts) == 1 else tuple(parts)
+    raise QueryError(f"not a fluent: {x!r} (expected e.g. ('in', 'apple'))")
+
+
+def _jsonable(v):
+    return str(v) if is_marker(v) else v
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """The update that gave a chain its value: which event, when, how, seen by whom."""
+
+    t: int
+    value: Any
+    event: Any
+    how: str
+    observers: tuple = ()      # who observed it (group updates); for chain overrides, the chain
+    chain: Optional[tuple] = None  # set for chain-specific (policy) updates
+
+    def to_dict(self) -> dict:
+        e = self.event
+        return {
+            "t": self.t, "value": _jsonable(self.value), "how": self.how, "observers": list(self.observers),
+            "chain": list(self.chain) if self.chain is not None else None,
+            "event": e.model_dump(mode="json", exclude_none=True) if e is not None else None,
+            "text": e.describe() if e is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class TruthAnswer:
+    """The checker's answer to one query, in the store's vocabulary (:class:`belief.logic.formula.Stance`).
+
+    ``stance`` is BELIEVES when the chain holds a value, UNSURE when it saw a possible change or never
+    observed the fluent (then ``known`` is False). ``holds`` is set for closed (yes/no) queries,
+    ``bindings`` for open ones.
+    """
+
+    query: str
+    chain: tuple
+    fluent: tuple
+    stance: Stance
+    value: Optional[str]
+    known: bool = True
+    bindings: dict = field(default_factory=dict)
+    holds: Optional[bool] = None
+    provenance: Optional[Provenance] = None
+
+    def to_dict(self) -> dict:
+        return {"query": self.query, "chain": list(self.chain), "fluent": list(self.fluent),
+                "stance": self.stance.value, "known": self.known, "value": _jsonable(self.value),
+                "bindings": {k: _jsonable(v) for k, v in self.bindings.items()}, "holds": self.holds,
+                "provenance": self.provenance.to_dict() if self.provenance else None}
+
+
+class GroundTruth:
+    """Queryable exact truth: any chain, any fluent, any time ``at`` (state after event ``at``)."""
+
+    _GALLOP_ROUNDS = 1
+
+    def __init__(self, trace, policy: TrustPolicy, agents: list[str], index: dict, locations: dict,
+                 chapters: dict):
+        self.trace = trace
+        self.events = tuple(trace)
+        self.policy = policy
+        self.agents = tuple(agents)
+        self._aid = {a: i for i, a in enumerate(agents)}
+        self._index: dict[tuple, FluentIndex] = index
+        self._chapters = chapters
+        self.final_locations = dict(locations)
+        #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
+        self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
+        self._vocabulary: Optional[frozenset] = None
+
+    # --- basics ------------------------------------------------------------------------------
+    @property
+    def end(self) -> int:
+        return len(self.events) - 1
+
+    def fluents(self) -> list[tuple]:
+        return list(self._index)
+
+    def _at(self, at: Optional[int]) -> int:
+        if at is None:
+            return len(self.events) - 1
+        if not isinstance(at, int) or isinstance(at, bool):
+            raise QueryError(f"'at' must be an event index, got {at!r}")
+        if at < 0:  # Python-style: -1 is the last event; anything earlier than the start is "before anything"
+            at = max(at + len(self.events), -1)
+        return at
+
+    def checked_at(self, at: Optional[int]) -> int:
+        """:meth:`_at` for a time a user gave: QueryError unless it names an event of the trace (or -1 - n,
+        "before anything", for a trace of n events)."""
+        n = len(self.events)
+        if at is not None and isinstance(at, int) and not isinstance(at, bool) and not -n - 1 <= at < n:
+            raise QueryError(f"at={at} is out of range: the trace has {n} event(s), so at is 0..{n - 1} "
+                             f"(or -{n + 1}..-1 counting from the end)")
+        return self._at(at)
+
+    def vocabulary(self) -> frozenset:
+        """Every name the trace mentions (agents, rooms, predicates, entities, values), for query checks."""
+        if self._vocabulary is None:
+            names: set = set(self.agents)
+            names.update(self.trace.agents() if hasattr(self.trace, "agents") else ())
+            if self.owner is not None:
+                names.add(self.owner)
+            for fluent in self._index:
+                names.update(fluent)
+            for e in self.events:
+                _collect_names(e.model_dump(exclude={"kind", "t", "chapter", "source", "source_line", "text",
+                                                     "params"}), names)
+            self._vocabulary = frozenset(names)
+        return self._vocabulary
+
+    def check_query_names(self, chain: tuple, atom: Atom) -> None:
+        """QueryError for a name the trace never mentions: ``no such agent 'Aliec' (did you mean 'Alice'?)``.
+
+        The checker answers any chain and fluent (a silent "unknown" for a typo); queries from people go
+        through here first so that a misspelt name is an error, not an answer.
+        """
+        vocab = self.vocabulary()
+        agents = set(self.agents) | set(self.trace.agents() if hasattr(self.trace, "agents") else ())
+        for a in dict.fromkeys(chain):
+            if a not in agents:
+                if a in vocab:
+                    raise QueryError(f"{a!r} is not an agent of this trace (agents: {', '.join(sorted(agents))})")
+                raise QueryError(f"no such agent {a!r}{did_you_mean(a, agents)}")
+        if not any(f[0] == atom.pred for f in self._index):
+            raise QueryError(f"no such predicate {atom.pred!r}{did_you_mean(atom.pred, {f[0] for f in self._index})}"
+                             f" in this trace")
+        for x in atom.args:
+            if not isinstance(x, Var) and x not in vocab:
+                raise QueryError(f"no such entity {x!r}{did_you_mean(x, vocab - agents)}")
+
+    def _names(self, mask: int) -> tuple:
+        out = []
+        i = 0
+        while mask:
+            if mask & 1:
+                out.append(self.agents[i])
+            mask >>= 1
+            i += 1
+        return tuple(out)
+
+    def normalize(self, chain) -> tuple:
+        if isinstance(chain, str):
+            chain = (chain,)
+        chain = normalize_chain(tuple(chain))
+        if len(chain) > MAX_DEPTH:  # knows_chain recurses per agent; formulas stop at the same depth
+            raise QueryError(f"a chain of {len(chain)} agents is longer than the limit {MAX_DEPTH}")
+        for a in chain:
+            if isinstance(a, Var):
+                raise QueryError(f"variable agent {a} in a chain is not supported; name the agents")
+        return chain
+
+    # --- reality -----------------------------------------------------------------------------
+    def reality(self, fluent, at: Optional[int] = None) -> Optional[str]:
+        p = self._reality_prov(fluent_of(fluent), self._at(at))
+        return p.value if p else None
+
+    def has_value(self, fluent, at: Optional[int] = None) -> bool:
+        """Does the trace give the fluent a real value at ``at`` (None counts: "nowhere")?"""
+        return self._reality_prov(fluent_of(fluent), self._at(at)) is not None
+
+    def _reality_prov(self, fluent: tuple, at: int) -> Optional[Provenance]:
+        idx = self._index.get(fluent)
+        if idx is None:
+            return None
+        k = bisect_right(idx.real_t, at) - 1
+        if k < 0:
+            return None
+        e = idx.real_e[k]
+        return Provenance(idx.real_t[k], idx.real_v[k], self.events[e], HOW_REALITY)
+
+    def changed_between(self, fluent, start: int, end: int) -> bool:
+        """Did the fluent's real value change at some time in ``(start, end]``?"""
+        idx = self._index.get(fluent_of(fluent))
+        if idx is None:
+            return False
+        return bisect_right(idx.change_t, end) > bisect_right(idx.change_t, start)
+
+    def history(self, fluent) -> list[Provenance]:
+        """Every value the fluent really had, in order (the first is the memory-question answer)."""
+        idx = self._index.get(fluent_of(fluent))
+        if idx is None:
+            return []
+        return [Provenance(t, v, self.events[e], HOW_REALITY) for t, v, e in zip(idx.real_t, idx.real_v, idx.real_e)]
+
+    def initial(self, fluent) -> Optional[str]:
+        h = self.history(fluent)
+        return h[0].value if h else None
+
+    # --- chains ------------------------------------------------------------------------------
+    def _bitset(self, idx: FluentIndex, aid: int) -> int:
+        """The positions agent ``aid`` observed, as a Python int bitset (built lazily, cached)."""
+        b = idx.bits.get(aid)
+        if b is None:
+            lst = idx.by_agent.get(aid)
+            if not lst:
+                b = 0
+            else:
+                arr = np.zeros(len(idx.times), dtype=bool)
+                arr[np.asarray(lst, dtype=np.int64)] = True
+                b = int.from_bytes(np.packbits(arr, bitorder="little").tobytes(), "little")
+            idx.bits[aid] = b
+        return b
+
+    def _latest_group(self, idx: FluentIndex, ids, smask: int, pos: int) -> int:
+        """Position of the latest group update at or before ``pos`` whose observers include all ``ids``.
+
+        A few rounds of galloping intersection of the agents' position lists (cheap when the answer is
+        recent), then an exact bitset intersection (C-speed AND of per-agent bitsets over the fluent's
+        updates), so a query never walks the history update by update.
+        """
+        by = idx.by_agent
+        excl = idx.excl
+        if len(ids) == 1:
+            lst = by.get(ids[0])
+            if not lst:
+                return -1
+            j = pos
+            while True:
+                k = bisect_right(lst, j) - 1
+                if k < 0:
+                    return -1
+                j = lst[k]
+                if excl and excl.get(j) == smask:
+                    j -= 1
+                    continue
+                return j
+        lists = []
+        for a in ids:
+            lst = by.get(a)
+            if not lst:
+                return -1
+            lists.append(lst)
+        j = pos
+        for _ in range(self._GALLOP_ROUNDS):
+            nj = j
+            for lst in lists:
+                k = bisect_right(lst, j) - 1
+                if k < 0:
+                    return -1
+                c = lst[k]
+                if c < nj:
+                    nj = c
+            if nj == j:
+                return j
+            j = nj
+        if j < 0:
+            return -1
+        x = (1 << (j + 1)) - 1
+        for a in ids:
+            x &= self._bitset(idx, a)
+            if not x:
+                return -1
+        return x.bit_length() - 1
+
+    def _ids(self, chain: tuple):
+        ids = []
+        for a in chain:
+            i = self._aid.get(a)
+            if i is None:
+                return None  # an agent absent from the trace never observed anything
+            ids.append(i)
+        return ids
+
+    def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
+        """Did ``chain`` last hold (before update ``j``) one of the condition's values? A possible change
+        since does not erase what it last saw."""
+        cond = idx.conds.get(j)
+        if cond is None:
+            return True
+        g, values = cond
+        before = idx.times[j] - 1
+        while before >= 0:
+            found = self._find(chain, g, before)
+            if found is None:
+                return False
+            gidx, kind, k = found
+            if kind == "g":
+                if gidx.values[k] is UNSURE:
+                    before = gidx.times[k] - 1
+                    continue
+                v = self._resolve(g, gidx.values[k], gidx.times[k], before)
+            else:
+                v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
+            return v is not None and not is_marker(v) and v in values
+        return False
+
+    def _find(self, chain: tuple, fluent: tuple, at: int):
+        """(index, 'g'|'o', position) of the update that set ``chain``'s value, or None. Chain normalised."""
+        idx = self._index.get(fluent)
+        if idx is None:
+            return None
+        ids = self._ids(chain)
+        if ids is None:
+            return None
+        best = None
+        best_seq = -1
+        times = idx.times
+        if not times:
+            pos = -1
+        elif at >= times[-1]:
+            pos = len(times) - 1
+        else:
+            pos = bisect_right(times, at) - 1
+        if pos >= 0:
+            if len(ids) == 1:
+                uniq = ids
+                smask = 1 << ids[0]
+            else:
+                uniq = sorted(set(ids))
+                smask = 0
+                for i in uniq:
+                    smask |= 1 << i
+            j = self._latest_group(idx, uniq, smask, pos)
+            while j >= 0 and idx.conds and not self._cond_ok(idx, j, chain):
+                j = self._latest_group(idx, uniq, smask, j - 1)
+            if j >= 0:
+                best_seq = idx.seqs[j]
+                best = (idx, "g", j)
+        if idx.overrides:
+            ov = idx.overrides.get(tuple(ids))
+            if ov is not None:
+                k = bisect_right(ov[0], at) - 1
+                if k >= 0 and ov[3][k] > best_seq:
+                    best = (idx, "o", k)
+        return best
+
+    def _resolve(self, fluent: tuple, value, t_u: int, at: int):
+        """An OPAQUE value names the real value at ``t_u`` when the trace knows it."""
+        if value is not OPAQUE:
+            return value
+        if not self.changed_between(fluent, t_u, at):
+            p = self._reality_prov(fluent, at)
+        else:
+            p = self._reality_prov(fluent, t_u)
+        return p.value if p is not None else OPAQUE
+
+    def lookup(self, chain, fluent, at: Optional[int] = None) -> Optional[Provenance]:
+        """The update that gave ``chain`` its current value of ``fluent`` at time ``at`` (None: never set).
+
+        The value is a string, None ("nowhere"), :data:`UNSURE` (a possible change since) or
+        :data:`OPAQUE` (an observation whose value the trace does not name).
+        """
+        chain = self.normalize(chain)
+        fluent = fluent_of(fluent)
+        at = self._at(at)
+        if not chain:
+            return self._reality_prov(fluent, at)
+        found = self._find(chain, fluent, at)
+        if found is None:
+            return None
+        idx, kind, k = found
+        if kind == "g":
+            v = self._resolve(fluent, idx.values[k], idx.times[k], at)
+            return Provenance(idx.times[k], v, self.events[idx.events[k]], idx.hows[k], self._names(idx.masks[k]))
+        ov = idx.overrides[tuple(self._aid[a] for a in chain)]
+        return Provenance(ov[0][k], ov[1][k], self.events[ov[2][k]], ov[4][k], (), chain)
+
+    provenance = lookup
+
+    def value(self, chain, fluent, at: Optional[int] = None):
+        """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
+        p = self.lookup(chain, fluent, at)
+        return p.value if p is not None else None
+
+    def known(self, chain, fluent, at: Optional[int] = None) -> bool:
+        """Does the chain hold a value (not unsure, not never observed)?"""
+        p = self.lookup(chain, fluent, at)
+        return p is not None and p.value is not UNSURE
+
+    # --- yes/no ------------------------------------------------------------------------------
+    def believes(self, chain, fluent, value, at: Optional[int] = None) -> bool:
+        p = self.lookup(chain, fluent, at)
+        return p is not None and p.value == value
+
+    def knows(self, agent: str, fluent, perspective=(), at: Optional[int] = None) -> bool:
+        """Does ``agent`` know the fluent's current value (as seen from ``perspective``)?
+
+        ``knows("B", f)``: B's belief is definite and true. ``knows("B", f, perspective=("A",))``: A is
+        aware that B knows (see :meth:`knows_chain`).
+        """
+        if not isinstance(agent, str):  # e.g. ("B",): would silently answer False
+            raise QueryError(f"knows() takes one agent name, got {agent!r}; put observers in perspective=")
+        if isinstance(perspective, str):
+            perspective = (perspective,)
+        return self.knows_chain(tuple(perspective) + (agent,), fluent, at)
+
+    def aware_that_knows(self, a: str, b: str, fluent, at: Optional[int] = None) -> bool:
+        """"Is A aware that B knows F": B knows F, and A's observations entail that B does."""
+        return self.knows_chain((a, b), fluent, at)
+
+    def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
+        """``a1`` knows that ``a2`` knows that ... ``ak`` knows the fluent's current value."""
+        chain = self.normalize(chain)
+        if not chain:
+            raise QueryError("knows_chain needs at least one agent")
+        return self._kw(chain, fluent_of(fluent), self._at(at))
+
+    def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        idx = self._index.get(fluent)
+        if idx is None:
+            return False
+        if len(chain) == 1:
+            found = self._find(chain, fluent, at)
+            if found is None:
+                return False
+            _, kind, k = found
+            if kind == "g":
+                raw, t_u = idx.values[k], idx.times[k]
+            else:
+                ov = idx.overrides[tuple(self._aid[a] for a in chain)]
+                raw, t_u = ov[1][k], ov[0][k]
+            if raw is UNSURE:
+                return False
+            if raw is OPAQUE:  # they saw it: still true unless it changed since
+                return not self.changed_between(fluent, t_u, at)
+            if self.owner is not None and self.owner in self._aid:
+                ref = self.lookup((self.owner,), fluent, at)
+                if ref is not None and not is_marker(ref.value):
+                    return ref.value == raw
+            real = self._reality_prov(fluent, at)
+            return real is not None and real.value == raw
+        if not self._kw(chain[1:], fluent, at):
+            return False
+        a1 = self._aid.get(chain[0])
+        rest = self._ids(chain[1:])
+        if a1 is None or rest is None:
+            return False
+        smask = 0
+        for i in rest:
+            smask |= 1 << i
+        wlist = idx.wit_by_agent.get(a1)
+        if not wlist:
+            return False
+        times = idx.times
+        k = bisect_right(wlist, bisect_right(times, at) - 1) - 1
+        while k >= 0:
+            j = wlist[k]
+            k -= 1
+            seen = (idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+            if seen and self._cond_ok(idx, j, chain):
+                return idx.values[j] is not UNSURE
+            if idx.changes[j]:
+                return False
+        return False
+
+    # --- the belief language -----------------------------------------------------------------
+    def answer(self, query: Union[str, Formula], at: Optional[int] = None) -> TruthAnswer:
+        """Answer ``? A BELIEVE B BELIEVE apple IN ?c`` (open) or a ground fact (yes/no)."""
+        if isinstance(query, str):
+            text = query
+            formula = parse_query(query)
+        elif isinstance(query, Formula):
+            formula = query
+            text = str(query)
+        else:
+            raise QueryError(f"not a query: {query!r}")
+        chain, stance, atom = decompose(formula)
+        chain = self.normalize(chain)
+        self.check_query_names(chain, atom)
+        at = self.checked_at(at)
+        if len(atom.args) < 2:
+            raise QueryError(f"{text}: a query needs a relation with a subject and a value (like apple IN ?c)")
+        subject, target = atom.args[:-1], atom.args[-1]
+        if any(isinstance(s, Var) for s in subject):
+            raise QueryError(f"{text}: a variable subject has several answers; use answers() instead")
+        fluent = (atom.pred, *subject)
+        prov = self.lookup(chain, fluent, at)
+        val = prov.value if prov else None
+        held = prov is not None and val is not UNSURE
+        st = Stance.BELIEVES if held else Stance.UNSURE
+        shown = val if held else None
+        if isinstance(target, Var):
+            if stance is not Stance.BELIEVES:
+                raise QueryError(f"{text}: an open query must ask what a chain believes (no NOT/UNSURE)")
+            return TruthAnswer(text, chain, fluent, st, shown, prov is not None,
+                               {target.name: shown} if held else {}, None, prov)
+        if stance is Stance.BELIEVES:
+            holds = held and val == target
+        elif stance is Stance.BELIEVES_NOT:
+            holds = held and val != target and val is not OPAQUE
+        else:
+            holds = not held
+        return TruthAnswer(text, chain, fluent, st, shown, prov is not None, {}, holds, prov)
+
+    def answers(self, query: Union[str, Formula], at: Optional[int] = None) -> list[TruthAnswer]:
+        """Every answer of a query whose subject may be a variable: ``? A BELIEVE ?o IN box``.
+
+        One answer per fluent of the trace that matches the query's predicate and subject (variables
+        bound), in a stable order; a query without variable subjects gives ``[answer(query)]``.
+        """
+        if isinstance(query, str):
+            query = parse_query(query)
+        chain, _, atom = decompose(query)
+        self.check_query_names(self.normalize(chain), atom)
+        at = self.checked_at(at)
+        subject = atom.args[:-1]
+        if not any(isinstance(s, Var) for s in subject):
+            return [self.answer(query, at)]
+        out = []
+        for fluent in sorted(self._index, key=lambda f: tuple(map(str, f))):
+            if fluent[0] != atom.pred or len(fluent) - 1 != len(subject):
+                continue
+            binding: dict = {}
+            if all((binding.setdefault(s, v) == v) if isinstance(s, Var) else s == v
+                   for s, v in zip(subject, fluent[1:])):
+                ans = self.answer(query.substitute(binding), at)
+                ans.bindings.update({k.name: v for k, v in binding.items()})
+                out.append(ans)
+        return out
+
+    # --- for explanations ----------------------------------------------------------------------
+    def updates_of(self, fluent, start: int = -1, end: Optional[int] = None) -> list[Provenance]:
+        """Every group update of ``fluent`` with ``start < t <= end`` (who observed what, when)."""
+        idx = self._index.get(fluent_of(fluent))
+        if idx is None:
+            return []
+        end = self._at(end)
+        out = []
+        for k in range(bisect_right(idx.times, start), bisect_right(idx.times, end)):
+            out.append(Provenance(idx.times[k], idx.values[k], self.events[idx.events[k]], idx.hows[k],
+                                  self._names(idx.masks[k])))
+        return out
+
+    def chain_updates_of(self, fluent, chain, start: int = -1, end: Optional[int] = None) -> list[Provenance]:
+        """Policy updates of exactly ``chain`` for ``fluent`` with ``start < t <= end``."""
+        idx = self._index.get(fluent_of(fluent))
+        chain = self.normalize(chain)
+        if idx is None or any(a not in self._aid for a in chain):
+            return []
+        ov = idx.overrides.get(tuple(self._aid[a] for a in chain))
+        if ov is None:
+            return []
+        end = self._at(end)
+        return [Provenance(ov[0][k], ov[1][k], self.events[ov[2][k]], ov[4][k], (), chain)
+                for k in range(bisect_right(ov[0], start), bisect_right(ov[0], end))]
+
+    # --- chapters (for audits) ---------------------------------------------------------------
+    def chapter_info(self, chapter: int) -> dict:
+        ch = self._chapters.get(chapter)
+        if ch is None:
+            return {"participants": [], "exit_order": []}
+        return {"participants": sorted(ch.participants),
+                "exit_order": [a for a, _ in sorted(ch.exit_rank.items(), key=lambda kv: kv[1])]}
+
+    def location(self, agent: str, at: Optional[int] = None) -> Optional[str]:
+        return self.reality(("at", agent), at)
+
+    def present(self, room: str, at: Optional[int] = None) -> list[str]:
+        """Agents in ``room`` after event ``at``."""
+        return [a for a in self.agents if self.location(a, at) == room]
+
+
+def _collect_names(x, out: set) -> None:
+    """Every string in an event's dump (names only: free-text fields are excluded by the caller)."""
+    if isinstance(x, str):
+        out.add(x)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            if k != "fact":  # a message's readable text; its subject and value are collected
+                _collect_names(v, out)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _collect_names(v, out)
+
+
+__all__ = ["TruthAnswer", "GroundTruth", "Provenance", "fluent_of", "UNSURE", "OPAQUE"]

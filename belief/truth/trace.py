@@ -1,0 +1,625 @@
+"""The global trace: an append-only, schema-versioned log of everything that happened in an episode.
+
+Events are pydantic v2 models, a discriminated union on ``kind``::
+
+    enter      agents enter a room (they and everyone present observe the room's contents)
+    exit       agents leave their room (everyone in the room sees them go)
+    move       an agent moves an object to a container/location (change of the ``in`` fluent)
+    set        a generic functional fluent takes a value (``pred(subject...) = value``)
+    statement  a fact made visible to everyone in a room ("The apple is in the box.")
+    observe    named agents observe fluents' current values (peeking; optionally witnessed by others,
+               optionally only by the chains that believed a condition)
+    possible   a possible change: observers see that fluents may have changed, without the outcome
+    tell       a private message: sender -> recipients, content facts
+    announce   a public message: sender -> everyone who can hear (or an explicit audience)
+    noop       an agent stays / does nothing observable
+    noise      a sentence without any effect on the world
+    action     an environment-specific action with explicit fluent effects (``params`` is metadata
+               for people and question samplers; the checker reads only ``effects``/``visible_to``)
+
+Every event carries ``t`` (its index in the trace), an optional ``room`` (when omitted it is derived
+from the actor's location by the checker, so observer sets are never hand-written), an optional
+``chapter`` and ``source_line`` / ``source`` (where the event came from, for error messages and
+explanations).
+
+A fluent is ``(predicate, subject, ...)``: ``("in", "apple")`` is "where the apple is",
+``("at", "alice")`` "where Alice is".  The value is a string (or ``None`` for "nowhere").
+
+On disk a trace is JSON Lines: a header ``{"schema_version": 1, "format": "belief-trace", ...}``
+followed by one event per line and an end marker ``{"end": {"events": N}}``; a trace read without its end
+marker (cut short, or written by hand) has ``ended == False``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from belief.files.atomic import atomic_write_text
+from belief.errors import TraceError
+from belief.logic.formula import Atom, decompose
+from belief.grammar import parse_formula
+from belief.files.json_input import load_json
+
+SCHEMA_VERSION = 1
+FORMAT_NAME = "belief-trace"
+END_KEY = "end"  # the key of the last line of a complete trace file: {"end": {"events": N}}
+
+Fluent = tuple[str, ...]
+
+
+def _valid_name(name: str) -> str:
+    """Agent, room, entity, predicate and value names: non-empty, no whitespace, no control characters."""
+    if not name or " " in name or not name.isprintable():
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise ValueError(f"invalid name {shown}: a name is non-empty, without spaces or control characters")
+    return name
+
+
+#: a name in an event (free text lives only in ``source``, ``text``, ``params`` and message ``fact``s)
+Name = Annotated[str, AfterValidator(_valid_name)]
+
+
+def _subject_as_tuple(d):
+    """``subject="apple"`` is accepted for ``subject=("apple",)``."""
+    if isinstance(d, dict) and isinstance(d.get("subject"), str):
+        d = dict(d)
+        d["subject"] = (d["subject"],)
+    return d
+
+
+class _Event(BaseModel):
+    """Fields common to all events. Events are frozen: nothing downstream can mutate the trace."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    t: Optional[int] = Field(default=None, ge=0, description="index in the trace (set by Trace.append)")
+    room: Optional[Name] = Field(default=None, description="where it happens; derived from the actor if omitted")
+    chapter: Optional[int] = None
+    source_line: Optional[int] = Field(default=None, ge=0)
+    source: Optional[str] = None
+
+    @property
+    def actors(self) -> tuple[str, ...]:
+        return ()
+
+    def where(self) -> str:
+        """'file:line' of the sentence that produced the event, or 't=N'."""
+        if self.source_line is not None:
+            return f"{self.source or '<input>'}:{self.source_line}"
+        return f"t={self.t}"
+
+    def describe(self) -> str:  # pragma: no cover - overridden
+        return self.kind  # type: ignore[attr-defined]
+
+
+def _one_or_many(data: Any, single: str = "agent", many: str = "agents") -> Any:
+    if isinstance(data, dict) and single in data and many not in data:
+        data = dict(data)
+        data[many] = [data.pop(single)]
+    return data
+
+
+class Enter(_Event):
+    kind: Literal["enter"] = "enter"
+    agents: tuple[Name, ...] = Field(min_length=1)
+    room: Name
+
+    _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
+
+    @property
+    def actors(self):
+        return self.agents
+
+    def describe(self):
+        return f"{_names(self.agents)} entered the {self.room}"
+
+
+class Exit(_Event):
+    kind: Literal["exit"] = "exit"
+    agents: tuple[Name, ...] = Field(min_length=1)
+
+    _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
+
+    @property
+    def actors(self):
+        return self.agents
+
+    def describe(self):
+        return f"{_names(self.agents)} exited the {self.room or 'room'}"
+
+
+class Move(_Event):
+    """``agent`` moves ``object`` to ``to`` (a container or location): sets fluent (predicate, object) = to."""
+
+    kind: Literal["move"] = "move"
+    agent: Name
+    object: Name
+    to: Name
+    predicate: Name = "in"
+    to_room: Optional[Name] = Field(default=None, description="room where `to` lies, if not the event's room")
+
+    @property
+    def actors(self):
+        return (self.agent,)
+
+    @property
+    def fluent(self) -> Fluent:
+        return (self.predicate, self.object)
+
+    def describe(self):
+        return f"{self.agent} moved the {self.object} to the {self.to}"
+
+
+class Set(_Event):
+    """A generic functional fluent change: ``predicate(*subject) = value`` (value None: nowhere/unset)."""
+
+    kind: Literal["set"] = "set"
+    predicate: Name
+    subject: tuple[Name, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
+    value: Optional[Name] = None  # None: unset; omitted in JSONL (exclude_none)
+    agent: Optional[Name] = None
+
+    @property
+    def actors(self):
+        return (self.agent,) if self.agent else ()
+
+    @property
+    def fluent(self) -> Fluent:
+        return (self.predicate, *self.subject)
+
+    def describe(self):
+        who = f"{self.agent} set " if self.agent else ""
+        return f"{who}{self.predicate}({', '.join(self.subject)}) = {self.value}"
+
+
+class Statement(_Event):
+    """A fact made visible to everyone in ``room``: "The apple is in the box." (also sets reality)."""
+
+    kind: Literal["statement"] = "statement"
+    predicate: Name = "in"
+    subject: tuple[Name, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
+    value: Optional[Name] = None
+
+    @property
+    def fluent(self) -> Fluent:
+        return (self.predicate, *self.subject)
+
+    def describe(self):
+        return f"the {' '.join(self.subject)} is {self.predicate} the {self.value} (seen in the {self.room})"
+
+
+class Condition(BaseModel):
+    """Who draws a conclusion: the chains whose value of ``fluent`` (just before the event) is one of ``values``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fluent: tuple[Name, ...] = Field(min_length=2)
+    values: tuple[Name, ...] = Field(min_length=1)
+
+
+class Observe(_Event):
+    """Named agents observe the current value of fluents (no change of the world).
+
+    ``agents`` see the values together (every chain over them holds them). ``witnesses`` (a superset,
+    optional) know that ``agents`` looked, without seeing the values: "Bravo sees Alpha walk into Room 5,
+    so Bravo knows Alpha now knows what Room 5 holds". ``values`` (one per fluent) are the values seen;
+    they may be omitted in a global trace (the current real values are meant) and are masked in a private
+    trace for fluents the agent did not see. ``given`` restricts the observation to the chains that
+    believed one of the condition's values just before, e.g. "whoever thought Bomb 3 was in Room 5 and
+    now sees Room 5 empty learns that Bomb 3 is defused".
+    """
+
+    kind: Literal["observe"] = "observe"
+    agents: tuple[Name, ...] = Field(min_length=1)
+    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+    values: Optional[tuple[Optional[Name], ...]] = None
+    witnesses: Optional[tuple[Name, ...]] = None
+    given: Optional[Condition] = None
+
+    _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
+
+    @model_validator(mode="after")
+    def _check_shapes(self):
+        if self.values is not None and len(self.values) != len(self.fluents):
+            raise ValueError(f"observe: {len(self.values)} values for {len(self.fluents)} fluents")
+        return self
+
+    @property
+    def actors(self):
+        return self.agents
+
+    def describe(self):
+        shown = ", ".join("(" + " ".join(f) + ")" + (f" = {v}" if v is not None else "")
+                          for f, v in zip(self.fluents, self.values or (None,) * len(self.fluents)))
+        cond = (f" (those who thought {' '.join(self.given.fluent)} was {' or '.join(self.given.values)})"
+                if self.given else "")
+        return f"{_names(self.agents)} observed {shown}{cond}"
+
+
+class Possible(_Event):
+    """A possible change that leaves reality alone: ``observers`` see that ``fluents`` may have changed.
+
+    Every chain over ``observers`` becomes unsure of those fluents, except the solo chain of ``agent`` (the
+    actor knows what it did; what it learned comes as its own event). Environments emit it when an agent
+    acts where others cannot see the outcome but know it could have changed something, e.g. a teammate
+    who stays in a bomb's room and holds the cutter for the bomb's next phase.
+    """
+
+    kind: Literal["possible"] = "possible"
+    agent: Optional[Name] = None
+    observers: tuple[Name, ...] = Field(min_length=1)
+    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+
+    @property
+    def actors(self):
+        return (self.agent,) if self.agent else ()
+
+    def describe(self):
+        who = f"{self.agent} may have changed " if self.agent else "possibly changed: "
+        return who + ", ".join("(" + " ".join(f) + ")" for f in self.fluents) + f" (seen by {_names(self.observers)})"
+
+
+class Content(BaseModel):
+    """What a message claims: fluent ``predicate(subject...) = value``, or a readable fact ``apple IN box``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    predicate: Name = "in"
+    subject: tuple[Name, ...] = ()
+    value: Optional[Name] = None
+    fact: Optional[str] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _subject(cls, d):
+        return _subject_as_tuple({"fact": d} if isinstance(d, str) else d)
+
+    @model_validator(mode="after")
+    def _resolve(self):
+        if self.fact is not None and not self.subject:
+            try:
+                f = parse_formula(self.fact)
+            except Exception as e:  # BeliefSyntaxError and friends
+                raise ValueError(f"message content {self.fact!r} is not a readable fact: {e}") from None
+            chain, _stance, atom = decompose(f)
+            if chain or not isinstance(f, Atom) or len(atom.args) < 2:
+                raise ValueError(f"message content {self.fact!r} must be a plain relation like 'apple IN box'")
+            object.__setattr__(self, "predicate", atom.pred)
+            object.__setattr__(self, "subject", tuple(atom.args[:-1]))
+            object.__setattr__(self, "value", atom.args[-1])
+        if not self.subject:
+            raise ValueError("message content needs a subject (or a fact)")
+        return self
+
+    @property
+    def fluent(self) -> Fluent:
+        return (self.predicate, *self.subject)
+
+    def text(self) -> str:
+        if self.predicate == "in" and len(self.subject) == 1:
+            return f"the {self.subject[0]} is in the {self.value}"
+        return f"{self.predicate}({', '.join(self.subject)}) = {self.value}"
+
+
+class Tell(_Event):
+    """A private message: only ``recipients`` (and the sender) know of it."""
+
+    kind: Literal["tell"] = "tell"
+    sender: Name
+    recipients: tuple[Name, ...] = Field(min_length=1)
+    content: tuple[Content, ...] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _norm(cls, d):
+        d = _one_or_many(d, "recipient", "recipients")
+        if isinstance(d, dict) and isinstance(d.get("content"), (dict, str)):
+            d = dict(d)
+            d["content"] = (d["content"],)
+        return d
+
+    @property
+    def actors(self):
+        return (self.sender,)
+
+    def describe(self):
+        return f"{self.sender} privately told {_names(self.recipients)} that " + "; ".join(
+            c.text() for c in self.content)
+
+
+class Announce(_Event):
+    """A public message: heard by ``audience`` if given, else by everyone in the sender's room."""
+
+    kind: Literal["announce"] = "announce"
+    sender: Name
+    audience: Optional[tuple[Name, ...]] = None
+    content: tuple[Content, ...] = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _norm(cls, d):
+        if isinstance(d, dict) and isinstance(d.get("content"), (dict, str)):
+            d = dict(d)
+            d["content"] = (d["content"],)
+        return d
+
+    @property
+    def actors(self):
+        return (self.sender,)
+
+    def describe(self):
+        return f"{self.sender} publicly claimed that " + "; ".join(c.text() for c in self.content)
+
+
+class Noop(_Event):
+    """An agent stays where it is ("made no movements and stayed in the L for 1 minute")."""
+
+    kind: Literal["noop"] = "noop"
+    agent: Name
+
+    @property
+    def actors(self):
+        return (self.agent,)
+
+    def describe(self):
+        return f"{self.agent} stayed in the {self.room or 'room'}"
+
+
+class Noise(_Event):
+    """A sentence without effect on any fluent (distractor)."""
+
+    kind: Literal["noise"] = "noise"
+    text: str = ""
+
+    def describe(self):
+        return f"noise: {self.text}"
+
+
+class Effect(BaseModel):
+    """One fluent change of an environment-specific action."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    predicate: Name
+    subject: tuple[Name, ...] = Field(min_length=1)
+    _subject = model_validator(mode="before")(_subject_as_tuple)
+    value: Optional[Name] = None
+
+    @property
+    def fluent(self) -> Fluent:
+        return (self.predicate, *self.subject)
+
+
+class Action(_Event):
+    """An environment-specific action (``name`` with free ``params``) and its fluent ``effects``.
+
+    Effects are observed by everyone in the event's room, or only by ``visible_to`` when given
+    (for environments with finer observability than rooms).
+    """
+
+    kind: Literal["action"] = "action"
+    name: Name
+    agent: Optional[Name] = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    effects: tuple[Effect, ...] = ()
+    visible_to: Optional[tuple[Name, ...]] = None
+
+    @property
+    def actors(self):
+        return (self.agent,) if self.agent else ()
+
+    def describe(self):
+        who = f"{self.agent} " if self.agent else ""
+        eff = ", ".join(f"{e.predicate}({', '.join(e.subject)})={e.value}" for e in self.effects)
+        return f"{who}did {self.name}" + (f" ({eff})" if eff else "")
+
+
+Event = Annotated[
+    Union[Enter, Exit, Move, Set, Statement, Observe, Possible, Tell, Announce, Noop, Noise, Action],
+    Field(discriminator="kind"),
+]
+EVENT_KINDS = ("enter", "exit", "move", "set", "statement", "observe", "possible", "tell", "announce", "noop",
+               "noise", "action")
+_EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
+
+
+def _names(agents: Iterable[str]) -> str:
+    agents = list(agents)
+    if len(agents) <= 1:
+        return "".join(agents)
+    return ", ".join(agents[:-1]) + " and " + agents[-1]
+
+
+def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
+    parts = []
+    errors = e.errors()
+    for err in errors:
+        loc = list(err.get("loc", ()))
+        if err.get("type") == "too_short" and any(len(o["loc"]) > len(loc) and list(o["loc"][:len(loc)]) == loc
+                                                  for o in errors):
+            continue  # "at least 1 item" because its only item was refused: that refusal says it
+        if loc and kind is not None and loc[0] == kind:
+            loc = loc[1:]  # the discriminator's tag
+        loc = ".".join(str(x) for x in loc)
+        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+    return "; ".join(parts)
+
+
+def load_json_line(text: str, where: str = "") -> Any:
+    """One JSON value of a trace line; TraceError for malformed or hostile input (:func:`load_json`)."""
+    return load_json(text, where, TraceError)
+
+
+def _end_marker(line: str):
+    """The payload of an end-marker line ``{"end": ...}``, or None for any other line."""
+    if f'"{END_KEY}"' not in line:
+        return None
+    try:
+        data = load_json_line(line)
+    except TraceError:
+        return None
+    return data[END_KEY] if isinstance(data, dict) and END_KEY in data and "kind" not in data else None
+
+
+def parse_event(data: Any, *, line: int | None = None, source: str | None = None):
+    """Validate one event from a dict (or JSON text); TraceError naming the line on failure."""
+    where = f"{source or '<trace>'}:{line}: " if line is not None else ""
+    if isinstance(data, (str, bytes)):
+        data = load_json_line(data if isinstance(data, str) else data.decode("utf-8", "replace"), where)
+    if not isinstance(data, dict):
+        raise TraceError(f"{where}an event must be a JSON object, got {type(data).__name__}")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in EVENT_KINDS:
+        shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:40] + "..."
+        raise TraceError(f"{where}unknown event kind {shown}; expected one of {', '.join(EVENT_KINDS)}")
+    try:
+        return _EVENT_ADAPTER.validate_python(data)
+    except ValidationError as e:
+        raise TraceError(f"{where}invalid {kind} event: {_fmt_validation(e, kind)}") from None
+
+
+class Trace:
+    """An append-only sequence of events with a schema-versioned JSONL form.
+
+    ``append`` assigns ``t`` (or checks it equals the index); events are frozen, so a trace handed to the
+    checker cannot be changed behind its back.
+    """
+
+    def __init__(self, events: Iterable = (), *, meta: dict | None = None):
+        self._events: list = []
+        if meta is not None and not isinstance(meta, dict):
+            raise TraceError(f"a trace's meta must be a dict, got {type(meta).__name__}")
+        self.meta: dict = dict(meta or {})
+        self.ended = False  # read from a file that carried its end marker
+        for e in events:
+            self.append(e)
+
+    # --- building ----------------------------------------------------------------------------
+    def append(self, event) -> Any:
+        if isinstance(event, dict):
+            event = parse_event(event)
+        if not isinstance(event, _Event):
+            raise TraceError(f"not an event: {event!r}")
+        n = len(self._events)
+        if event.t is None:
+            event = event.model_copy(update={"t": n})
+        elif event.t != n:
+            raise TraceError(f"{event.where()}: event has t={event.t} but is appended at index {n}")
+        self._events.append(event)
+        return event
+
+    def extend(self, events: Iterable) -> None:
+        for e in events:
+            self.append(e)
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def events(self) -> tuple:
+        return tuple(self._events)
+
+    def __len__(self):
+        return len(self._events)
+
+    def __iter__(self) -> Iterator:
+        return iter(self._events)
+
+    def __getitem__(self, i):
+        return self._events[i]
+
+    def __repr__(self):
+        return f"Trace({len(self._events)} events)"
+
+    def agents(self) -> list[str]:
+        """Every agent named in the trace, in order of first appearance."""
+        seen: dict[str, None] = {}
+        for e in self._events:
+            for a in e.actors:
+                seen.setdefault(a, None)
+            for name in ("recipients", "audience"):
+                for a in getattr(e, name, None) or ():
+                    seen.setdefault(a, None)
+            for name in ("visible_to", "witnesses", "observers"):
+                for a in getattr(e, name, None) or ():
+                    seen.setdefault(a, None)
+        return list(seen)
+
+    # --- JSONL -------------------------------------------------------------------------------
+    def header(self) -> dict:
+        return {"schema_version": SCHEMA_VERSION, "format": FORMAT_NAME, "meta": self.meta}
+
+    def dumps(self) -> str:
+        lines = [json.dumps(self.header(), sort_keys=True)]
+        for e in self._events:
+            lines.append(json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True))
+        lines.append(json.dumps({END_KEY: {"events": len(self._events)}}))
+        return "\n".join(lines) + "\n"
+
+    def write(self, path) -> None:
+        """Write the JSONL form atomically (a killed writer leaves the old file or the whole new one)."""
+        atomic_write_text(path, self.dumps())
+
+    @classmethod
+    def loads(cls, text: str, *, source: str | None = None) -> "Trace":
+        src = source or "<trace>"
+        if text.startswith("\ufeff"):  # a UTF-8 byte order mark, as some editors write
+            text = text[1:]
+        lines = text.splitlines()
+        idx = 0
+        while idx < len(lines) and not lines[idx].strip():
+            idx += 1
+        if idx >= len(lines):
+            raise TraceError(f"{src}: empty trace: expected a header line with schema_version")
+        header = load_json_line(lines[idx], f"{src}:{idx + 1}: header: ")
+        if not isinstance(header, dict) or "schema_version" not in header:
+            raise TraceError(f"{src}:{idx + 1}: the first line must be a header with schema_version "
+                             f"(got {lines[idx][:60]!r})")
+        version = header["schema_version"]
+        if version != SCHEMA_VERSION:
+            shown = repr(version) if len(repr(version)) <= 40 else repr(version)[:40] + "..."
+            raise TraceError(f"{src}:{idx + 1}: unsupported schema_version {shown} "
+                             f"(this library reads {SCHEMA_VERSION})")
+        meta = header.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise TraceError(f"{src}:{idx + 1}: header: meta must be a JSON object, got {type(meta).__name__}")
+        trace = cls(meta=meta or {})
+        for n, line in enumerate(lines[idx + 1:], start=idx + 2):
+            if not line.strip():
+                continue
+            if trace.ended:
+                raise TraceError(f"{src}:{n}: nothing may follow the end marker")
+            end = _end_marker(line)
+            if end is not None:
+                if not isinstance(end, dict) or end.get("events") != len(trace):
+                    raise TraceError(f"{src}:{n}: the end marker {line.strip()[:60]} does not match the "
+                                     f"{len(trace)} event(s) before it")
+                trace.ended = True
+                continue
+            event = parse_event(line, line=n, source=src)
+            try:
+                trace.append(event)
+            except TraceError as e:
+                raise TraceError(f"{src}:{n}: {e}") from None
+        return trace
+
+    @classmethod
+    def read(cls, path) -> "Trace":
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise TraceError(f"{path}: cannot read trace: {e}") from None
+        return cls.loads(text, source=str(path))
+
+
+__all__ = [
+    "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
+    "Condition", "Possible",
+    "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
+    "load_json_line",
+]

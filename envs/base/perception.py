@@ -1,0 +1,31 @@
+"""What every environment does with its trace: append each event to the global trace and hand each agent
+the events it perceived (:class:`belief.truth.filter.PrivateTrace`), collected until the agent takes them."""
+
+from __future__ import annotations
+
+from belief.truth.filter import PrivateTrace
+
+
+class PerceptionLog:
+    """Mixin for environments with a global ``self.trace``: call ``_start_perception(agents)`` on reset, log
+    events with ``_log``, and let agents read their private traces through ``take_perceived``."""
+
+    def _start_perception(self, agents) -> None:
+        self._filters = {a: PrivateTrace(a) for a in agents}
+        self._perceived: dict[str, list] = {a: [] for a in agents}
+
+    def _log(self, ev):
+        """Append ``ev`` (None: nothing) to the global trace; each agent's filter keeps what it perceived."""
+        if ev is None:
+            return None
+        ev = self.trace.append(ev)
+        for a, flt in self._filters.items():
+            self._perceived[a].extend(flt.perceive(ev))
+        return ev
+
+    def take_perceived(self, agent: str) -> list:
+        """The events ``agent`` perceived since the last call, masked as it perceived them: the structured
+        observation a belief tracker reads (its private trace), never anything it did not see, hear or
+        witness."""
+        out, self._perceived[agent] = self._perceived[agent], []
+        return out

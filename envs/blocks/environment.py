@@ -1,0 +1,241 @@
+"""``blocks_v0``: COBLOCK ("Your Co-Workers Matter"), two builders with private goals and inventories, as
+a PettingZoo AEC environment that writes the global trace.
+
+World and gravity: :mod:`belief.envs.blocks.world`; tasks: :mod:`belief.envs.blocks.tasks`; what each
+builder observes, as trace events: :mod:`belief.envs.blocks.events`; ToM questions answered by the
+checker: :mod:`belief.envs.blocks.tom`. Alice and bob take turns; a round is one move each.
+
+Actions (``Discrete(363)``, :mod:`belief.envs.blocks.text`): 0 wait, 1 end, 2 send a message (the facts
+given to :meth:`raw_env.say`, by default the sender's goal and inventory), then place (cell, colour) for
+60 cells x 5 colours, then remove (cell); illegal ones are masked. A placement *slips* with probability
+``slip`` (another colour the builder holds lands instead, as both see): builders that compare the
+structure with their goal can fix it. The episode ends when the structure equals the union of the goals
+(success), when both builders have ``end`` as their latest move, or after ``max_rounds`` (truncation).
+
+Observation: ``Dict(observation: Box(0, 64, (10,)): round, own inventory (5), blocks built, own goal
+size, own goal cells done, turn % 64; action_mask; text)``; ``infos[agent]["obs"]`` is the same view as a
+dict (built blocks, own goal, own inventory, messages received this round).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from belief.envs.blocks.events import (f_inventory, f_owner, f_target, inventory_change_events, message_event,
+                                       move_event, setup_events)
+from belief.envs.blocks.tasks import generate
+from belief.envs.blocks.text import END, MESSAGE, N_ACTIONS, PLACE0, REMOVE0, BlockMove, decode, fact_text, render
+from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, Task, World, balance, optimal_balance
+from belief.envs.base.perception import PerceptionLog
+from belief.envs.base.spaces import TextSpaces, printable
+from belief.truth.trace import Action, Trace
+
+TEXT_MAX = 4096
+OBS_LEN = 10
+MAX_ROUNDS = 30
+
+
+def env(**kwargs):
+    """The wrapped AEC env (order enforcing, bounds checks)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+class raw_env(TextSpaces, PerceptionLog, AECEnv):
+    metadata = {"name": "blocks_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    OBS_BOX = (0, 64, (OBS_LEN,), np.int64)
+    N_ACTIONS = N_ACTIONS
+    TEXT_MAX = TEXT_MAX
+
+    def __init__(self, seed: int | None = None, family: str | None = None, slip: float = 0.1,
+                 max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
+        super().__init__()
+        self.possible_agents = list(AGENTS)
+        self._seed = seed
+        self.family = family
+        self.slip = slip
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self.reset(seed=seed)
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seed = seed
+        options = options or {}
+        task = options.get("task")
+        if task is not None and not isinstance(task, Task):
+            raise TypeError("options['task'] must be a belief.envs.blocks.world.Task")
+        self.task = task or generate(self._seed or 0, self.family)
+        self.world = World.start(self.task)
+        self._rng = random.Random(f"coblock-slip:{self._seed}")
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._selector = AgentSelector(self.agents)
+        self.agent_selection = self._selector.reset()
+        self.turn = 0
+        self.end_reason = None
+        self.slips = 0
+        self._ended: set = set()
+        self._pending: dict = {a: None for a in self.agents}
+        self._inbox: dict = {a: [] for a in self.agents}
+        self._last: dict = {a: "" for a in self.agents}
+        self._start_perception(self.agents)
+        self.trace = Trace(meta={"env": "blocks_v0", "seed": self._seed, "agents": list(AGENTS),
+                                 "task": self.task.to_json(), "slip": self.slip, "max_rounds": self.max_rounds})
+        for ev in setup_events(self.task, "setup"):
+            self._log(ev)
+        self._refresh_infos()
+
+    def close(self):
+        pass
+
+    @property
+    def round(self) -> int:
+        return self.turn // len(AGENTS) + 1
+
+    # --- messages ---------------------------------------------------------------------------------
+    def say(self, facts) -> None:
+        """Facts ``[(fluent, value), ...]`` for the current builder's next MESSAGE action."""
+        self._pending[self.agent_selection] = [(tuple(f), str(v)) for f, v in facts]
+
+    def default_message(self, agent: str) -> list:
+        """The sender's goal and inventory, as facts."""
+        facts = []
+        for c, col in sorted(self.task.goals[agent].items()):
+            facts += [(f_target(c), col), (f_owner(c), agent)]
+        return facts + [(f_inventory(agent, col), self.world.inventories[agent][col]) for col in COLOURS]
+
+    # --- observation -------------------------------------------------------------------------------
+    def mask(self, agent: str) -> np.ndarray:
+        m = np.zeros(N_ACTIONS, dtype=np.int8)
+        if agent != self.agent_selection or not self.agents:
+            return m
+        w = self.world
+        m[:PLACE0] = 1
+        for i, cell in enumerate(CELLS):
+            for j, col in enumerate(COLOURS):
+                m[PLACE0 + i * len(COLOURS) + j] = w.can_place(agent, cell, col)
+            m[REMOVE0 + i] = w.can_remove(cell)
+        return m
+
+    def view(self, agent: str) -> dict:
+        w = self.world
+        goal = dict(self.task.goals[agent])
+        return {"agent": agent, "round": self.round, "turn": self.turn, "built": dict(w.blocks), "goal": goal,
+                "inventory": {c: w.inventories[agent][c] for c in COLOURS}, "messages": list(self._inbox[agent]),
+                "last_partner": self._last[agent]}
+
+    def observe(self, agent):
+        v = self.view(agent)
+        goal = v["goal"]
+        vec = np.array([min(self.round, 64), *(min(v["inventory"][c], 64) for c in COLOURS), len(v["built"]),
+                        len(goal), sum(v["built"].get(c) == col for c, col in goal.items()), self.turn % 64],
+                       dtype=np.int64)
+        return {"observation": vec, "action_mask": self.mask(agent), "text": printable(render(v), TEXT_MAX)}
+
+    def _refresh_infos(self) -> None:
+        self.infos = {a: {"action_mask": self.mask(a), "obs": self.view(a)} for a in self.agents}
+
+    # --- stepping ----------------------------------------------------------------------------------
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if not self.mask(agent)[int(action)]:
+            raise ValueError(f"illegal action {int(action)} for {agent}: {decode(action).describe()}")
+        move = decode(action)
+        partner = next(a for a in AGENTS if a != agent)
+        source = f"turn {self.turn} {agent}"
+        params = {"turn": self.turn, "round": self.round, "player": agent, "kind": move.kind}
+        self._inbox[agent] = []
+        w = self.world
+        events, colour = [], move.colour
+        if move.kind == "place":
+            held = [c for c in COLOURS if c != move.colour and w.inventories[agent][c] > 0]
+            if held and self._rng.random() < self.slip:
+                colour = self._rng.choice(held)
+                self.slips += 1
+            before = w.inventories[agent][colour]
+            w.place(agent, move.cell, colour)
+            events += inventory_change_events(agent, colour, before, before - 1, source)
+            params.update({"cell": list(move.cell), "intended": move.colour, "colour": colour})
+        elif move.kind == "remove":
+            colour = w.blocks[move.cell]
+            before = w.inventories[agent][colour]
+            w.remove(agent, move.cell)
+            events += inventory_change_events(agent, colour, before, before + 1, source)
+            params.update({"cell": list(move.cell), "colour": colour})
+        elif move.kind == "message":
+            facts = self._pending[agent] if self._pending[agent] is not None else self.default_message(agent)
+            ev = message_event(agent, facts, source)
+            if ev is not None:
+                events.append(ev)
+                self._inbox[partner].append((agent, [(list(f), v) for f, v in facts]))
+            params["facts"] = [fact_text(f, v) for f, v in facts]
+        self._pending[agent] = None
+        events.append(move_event(agent, move.kind, move.cell, colour, source, params))
+        for ev in events:
+            self._log(ev)
+        self._last[partner] = move.describe() if move.kind != "place" else BlockMove("place", move.cell, colour).describe()
+        if move.kind == "end":
+            self._ended.add(agent)
+        elif agent in self._ended:
+            self._ended.discard(agent)
+        self.turn += 1
+        self._check_end(agent)
+        self.agent_selection = self._selector.next()
+        self._refresh_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _check_end(self, agent: str) -> None:
+        done = self.world.complete()
+        for a in self.agents:
+            self.rewards[a] = 1 if done else 0
+        self._cumulative_rewards[agent] = 0
+        self._accumulate_rewards()
+        reason = None
+        if done:
+            reason = "complete"
+        elif len(self._ended) == len(AGENTS):
+            reason = "both ended"
+        elif self.turn >= self.max_rounds * len(AGENTS):
+            reason = "round limit"
+        if reason is None:
+            return
+        self.end_reason = reason
+        for a in self.agents:
+            if reason == "round limit":
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        self._log(Action(name="end_of_episode", visible_to=(), source="end", params={"reason": reason, **self.metrics()}))
+
+    # --- metrics & rendering -----------------------------------------------------------------------
+    def metrics(self) -> dict:
+        """Success, timesteps (rounds played), workload balance and its optimal-assignment normalisation."""
+        load = self.world.workload()
+        a, b = (load[x] for x in AGENTS)
+        gamma, best = balance(a, b), optimal_balance(self.task)
+        return {"success": self.world.complete(), "timesteps": (self.turn + len(AGENTS) - 1) // len(AGENTS),
+                "workload": load, "balance": gamma, "optimal_balance": best,
+                "balance_norm": gamma / best if best else 0.0, "slips": self.slips,
+                "family": self.task.family, "blocks": len(self.task.target), "end_reason": self.end_reason}
+
+    def render(self):
+        text = "\n".join(render(self.view(a)) for a in AGENTS)
+        if self.render_mode == "human":
+            print(text)
+        return text
+
+
+__all__ = ["env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

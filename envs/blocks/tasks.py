@@ -1,0 +1,105 @@
+"""Seeded COBLOCK task generation, solvable by construction.
+
+Every goal is grown block by block, each new block in a cell gravity allows given the blocks before it
+(:func:`belief.envs.blocks.world.supported`), so the growth order is a build order. Each task carries that
+order with a builder per block (``Task.plan``) whose inventory holds the colour: replaying the plan builds
+the target (``replay_plan`` checks it, and the generator refuses a task it cannot replay).
+
+Families (the study's three):
+
+* ``independent``: alice builds in x 0-1 and bob in x 3-4 (never adjacent); each inventory holds the
+  colours of its own goal (plus one spare block);
+* ``skill``: the same layout, but one agent (sometimes both) lacks every block of a colour its goal needs;
+  the partner holds them and must place them (it has to learn where: goals are private);
+* ``goal``: one agent builds a ground layer anywhere; the other's goal rests on it (no ground block of
+  its own), so its blocks can be placed only after the first agent's: order matters.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, BlocksError, Step, Task, World, supported
+
+FAMILIES = ("independent", "skill", "goal")
+REGIONS = {"alice": (0, 1), "bob": (3, 4)}
+
+
+def _grow(rng: random.Random, n: int, allowed, existing: dict) -> list:
+    """``n`` cells grown one by one among ``allowed``, each supported by ``existing`` or earlier ones."""
+    blocks = dict(existing)
+    out = []
+    for _ in range(n):
+        options = [c for c in CELLS if c not in blocks and allowed(c) and supported(c, blocks)]
+        if not options:
+            break
+        # half the time stack on the previous block: structures with some height, not only floors
+        above = [c for c in options if out and c[1] > 0 and (c[0], c[1] - 1, c[2]) == out[-1]]
+        cell = above[0] if above and rng.random() < 0.5 else rng.choice(options)
+        blocks[cell] = True
+        out.append(cell)
+    return out
+
+
+def _interleave(a: list, b: list) -> list:
+    out = []
+    for i in range(max(len(a), len(b))):
+        out += a[i:i + 1] + b[i:i + 1]
+    return out
+
+
+def generate(seed: int, family: str | None = None) -> Task:
+    """The task of ``seed`` (family chosen by the seed when not given)."""
+    rng = random.Random(f"coblock:{seed}:{family}")
+    family = family or FAMILIES[seed % len(FAMILIES)]
+    if family not in FAMILIES:
+        raise BlocksError(f"unknown task family {family!r}; expected one of {', '.join(FAMILIES)}")
+    orders: dict = {}
+    if family in ("independent", "skill"):
+        for a in AGENTS:
+            xs = REGIONS[a]
+            orders[a] = _grow(rng, rng.randint(3, 5), lambda c, xs=xs: c[0] in xs, {})
+    else:
+        base, top = rng.sample(AGENTS, 2)
+        orders[base] = _grow(rng, rng.randint(3, 5), lambda c: c[1] == 0, {})
+        orders[top] = _grow(rng, rng.randint(2, 4), lambda c: c[1] > 0, dict.fromkeys(orders[base], True))
+    goals = {a: {c: rng.choice(COLOURS) for c in orders[a]} for a in AGENTS}
+    builder = {c: a for a in AGENTS for c in goals[a]}
+    inventories = {a: Counter(goals[a].values()) for a in AGENTS}
+    lacking: dict = {a: set() for a in AGENTS}
+    if family == "skill":
+        first = rng.choice(AGENTS)
+        dependents = [first] + ([a for a in AGENTS if a != first] if rng.random() < 0.4 else [])
+        for d in dependents:
+            helper = next(a for a in AGENTS if a != d)
+            options = sorted(set(goals[d].values()) - lacking[helper])
+            if not options:
+                continue
+            colour = rng.choice([c for c in options if c not in goals[helper].values()] or options)
+            lacking[d].add(colour)
+            moved = inventories[d].pop(colour)
+            inventories[helper][colour] += moved
+            for c, col in goals[d].items():
+                if col == colour:
+                    builder[c] = helper
+    for a in AGENTS:  # one spare block, of a colour the agent is not meant to lack
+        inventories[a][rng.choice([c for c in COLOURS if c not in lacking[a]])] += 1
+    order = _interleave(orders["alice"], orders["bob"]) if family != "goal" else orders[base] + orders[top]
+    target = {c: col for g in goals.values() for c, col in g.items()}
+    task = Task(family, seed, goals, inventories, tuple(Step(c, target[c], builder[c]) for c in order))
+    replay_plan(task)
+    return task
+
+
+def replay_plan(task: Task) -> World:
+    """Build the task by its plan; BlocksError if a step breaks gravity or an inventory (never, by construction)."""
+    w = World.start(task)
+    for s in task.plan:
+        w.place(s.builder, s.cell, s.colour)
+    if not w.complete():
+        raise BlocksError(f"task {task.seed}: the plan does not build the target")
+    return w
+
+
+__all__ = ["FAMILIES", "generate", "replay_plan"]

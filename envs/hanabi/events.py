@@ -1,0 +1,148 @@
+"""What each Hanabi player observes, written as events of the general trace vocabulary.
+
+Fluents (all values are strings), for every card ``card_K`` (K = its position in the unshuffled deck):
+
+==============================  ==========================================================
+``colour(card_K)``              ``red`` ... ``white``
+``rank(card_K)``                ``1`` ... ``5``
+``has_colour(card_K, C)``       ``yes`` / ``no``: one fluent per colour C, so that "not red" is a value
+``has_rank(card_K, R)``         ``yes`` / ``no``: one fluent per rank R
+``where(card_K)``               ``deck``, ``alice``, ``bob``, ``played`` or ``discarded`` (public)
+``firework(C)``                 the highest rank played in colour C, ``0`` to ``5`` (public)
+==============================  ==========================================================
+
+The trace vocabulary has values, not sets of possible values: a hint's negative information ("the
+untouched cards are not red") is the value ``no`` of the per-colour fluent, and a player's knowledge of a
+card is the set of its per-colour and per-rank fluents it holds. Observation model:
+
+* setup: the deck, seen by nobody;
+* a card dealt or drawn into a hand is seen by the *other* player (``observe``), and both players know it
+  was seen (``witnesses``): the holder knows its partner knows the card, without knowing it itself;
+* a hint is seen by both (a joint ``observe``: common knowledge): for the touched cards their colour (or
+  rank) and every per-colour (per-rank) fluent; for the untouched cards the hinted colour's (rank's)
+  fluent, ``no``. When a card's hinted negatives leave one colour (rank), the public rules entail it:
+  both observe it too (that deduction uses only the public hint history);
+* a played or discarded card is revealed to both (joint observation), and its move is public (``action``).
+"""
+
+from __future__ import annotations
+
+from belief.envs.hanabi.rules import COLOURS, PLAYERS, RANKS, Card
+from belief.truth.trace import Action, Effect, Observe
+
+EVERYONE = tuple(PLAYERS)
+
+
+def card_id(k: int) -> str:
+    return f"card_{k}"
+
+
+def f_colour(k: int) -> tuple:
+    return ("colour", card_id(k))
+
+
+def f_rank(k: int) -> tuple:
+    return ("rank", card_id(k))
+
+
+def f_has_colour(k: int, colour: str) -> tuple:
+    return ("has_colour", card_id(k), colour)
+
+
+def f_has_rank(k: int, rank: int) -> tuple:
+    return ("has_rank", card_id(k), str(rank))
+
+
+def f_where(k: int) -> tuple:
+    return ("where", card_id(k))
+
+
+def f_firework(colour: str) -> tuple:
+    return ("firework", colour)
+
+
+def card_fluents(k: int) -> tuple:
+    """Every identity fluent of a card (what seeing the card reveals)."""
+    return ((f_colour(k), f_rank(k)) + tuple(f_has_colour(k, c) for c in COLOURS)
+            + tuple(f_has_rank(k, r) for r in RANKS))
+
+
+def _eff(f, v) -> Effect:
+    return Effect(predicate=f[0], subject=f[1:], value=str(v))
+
+
+def _card_effects(card: Card) -> list:
+    out = [_eff(f_colour(card.id), card.colour), _eff(f_rank(card.id), card.rank)]
+    out += [_eff(f_has_colour(card.id, c), "yes" if c == card.colour else "no") for c in COLOURS]
+    out += [_eff(f_has_rank(card.id, r), "yes" if r == card.rank else "no") for r in RANKS]
+    return out
+
+
+def setup_events(cards, hands: dict, source: str) -> list:
+    """The shuffled deck (seen by nobody), public fireworks and holders, each hand seen by the partner."""
+    effects = []
+    for card in cards:
+        effects += _card_effects(card)
+    out = [Action(name="setup", effects=tuple(effects), visible_to=(), source=source)]
+    public = [_eff(f_firework(c), 0) for c in COLOURS]
+    holder = {k: p for p, hand in hands.items() for k in hand}
+    public += [_eff(f_where(card.id), holder.get(card.id, "deck")) for card in cards]
+    out.append(Action(name="deal", effects=tuple(public), visible_to=EVERYONE, source=source))
+    for p, hand in hands.items():
+        out += seen_by_partner_events(p, hand, source)
+    return out
+
+
+def seen_by_partner_events(holder: str, card_ids, source: str) -> list:
+    """Cards entering ``holder``'s hand: the partner sees them; both know it does."""
+    fluents = tuple(f for k in card_ids for f in card_fluents(k))
+    if not fluents:
+        return []
+    partner = tuple(p for p in EVERYONE if p != holder)
+    return [Observe(agents=partner, fluents=fluents, witnesses=EVERYONE, source=source)]
+
+
+def hint_events(giver: str, move, touched, untouched, negatives: dict, source: str, public: dict) -> list:
+    """A hint, seen by both: what it reveals about touched and untouched cards, and what the public hint
+    history now entails (``negatives``: card -> the colours (ranks) hints have ruled out, after this one).
+    ``public`` (the turn and the hands after the move) goes into the move's params, for question samplers."""
+    is_colour = move.kind == "hint_colour"
+    value = move.hint_value
+    values = COLOURS if is_colour else RANKS
+    f_value, f_has = (f_colour, f_has_colour) if is_colour else (f_rank, f_has_rank)
+    fluents = []
+    for k in touched:
+        fluents.append(f_value(k))
+        fluents += [f_has(k, v) for v in values]
+    for k in untouched:
+        fluents.append(f_has(k, value))
+        left = [v for v in values if v not in negatives.get(k, ())]
+        if len(left) == 1:  # every other value is ruled out: the rules entail this one
+            fluents += [f_value(k), f_has(k, left[0])]
+    params = {"player": giver, "kind": move.kind, "value": str(value), "touched": [card_id(k) for k in touched],
+              **public}
+    # the move's public action comes last: questions about the move are asked after its event
+    return [Observe(agents=EVERYONE, fluents=tuple(fluents), source=source),
+            Action(name="hint", agent=giver, params=params, visible_to=EVERYONE, source=source)]
+
+
+def reveal_events(out, fireworks: dict, source: str, public: dict) -> list:
+    """A play or a discard: the card is shown to both; its new place and the fireworks are public."""
+    card = out.card
+    dest = "played" if out.success else "discarded"
+    effects = [_eff(f_where(card.id), dest)]
+    if out.success:
+        effects.append(_eff(f_firework(card.colour), fireworks[card.colour]))
+    if out.drawn is not None:
+        effects.append(_eff(f_where(out.drawn.id), out.player))
+    params = {"player": out.player, "kind": out.move.kind, "slot": out.move.index, "card": card_id(card.id),
+              "success": out.success, **public}
+    events = [Observe(agents=EVERYONE, fluents=card_fluents(card.id), source=source)]
+    if out.drawn is not None:
+        events += seen_by_partner_events(out.player, [out.drawn.id], source)
+    return events + [Action(name=out.move.kind, agent=out.player, params=params, effects=tuple(effects),
+                            visible_to=EVERYONE, source=source)]
+
+
+__all__ = ["EVERYONE", "card_id", "f_colour", "f_rank", "f_has_colour", "f_has_rank", "f_where", "f_firework",
+           "card_fluents", "setup_events", "seen_by_partner_events", "hint_events", "reveal_events"]

@@ -1,0 +1,32 @@
+from belief.app.runners.maze import MazeConfig, play_episode
+from belief.agents.maze.belief import route
+from belief.envs.maze import capture as capture_v0
+from belief.envs.maze.world import PRESS
+
+
+def test_belief_agents_capture_more_and_answer_tom_from_private_traces():
+    belief = [play_episode(MazeConfig(game="capture", agents="belief"), s) for s in range(8)]
+    base = [play_episode(MazeConfig(game="capture", agents="baseline"), s) for s in range(8)]
+    assert sum(r["captured"] for r in belief) >= sum(r["captured"] for r in base)
+    assert sum(r["turns"] for r in belief) < sum(r["turns"] for r in base)
+    second = lambda rs: sum(r["tom_correct"]["second_order"] for r in rs) / sum(r["tom_total"]["second_order"] for r in rs)
+    assert second(belief) > second(base)  # the baseline has no partner model: egocentric answers
+    assert all(r["messages"] == 0 for r in base) and any(r["messages"] > 0 for r in belief)
+
+
+def test_escape_episode_is_a_pure_function_of_config_and_seed():
+    a = play_episode(MazeConfig(game="escape", agents="belief"), 3)
+    b = play_episode(MazeConfig(game="escape", agents="belief"), 3)
+    assert a == b and a["game"] == "escape" and a["questions"] > 0
+
+
+def test_route_presses_the_button_that_opens_the_way():
+    for seed in range(40):
+        m = capture_v0.raw_env(seed=seed).maze
+        door = next(d for d, o in m.open.items() if not o)
+        room = next(r for r, d in m.buttons.items() if d == door)
+        a, b = m.doors[door]
+        if room == a and b not in m.reachable(a):
+            assert route(m, a, b) == PRESS
+            return
+    raise AssertionError("no maze with the button beside its shut door")

@@ -1,0 +1,252 @@
+"""`belief plot`: the standard figures render to PNG and SVG with the content they promise."""
+import json
+import struct
+
+import pytest
+from matplotlib.container import BarContainer, ErrorbarContainer
+from typer.testing import CliRunner
+
+from belief.app.cli import app
+from belief.app.plot.figures import draw, rounds_figure, save_figure, tom_accuracy_figure, transport_figure
+from belief.app.plot.data import BenchSummary, ResultsError, load_results
+from belief.grading.report import LEVELS
+
+runner = CliRunner()
+TEMPLATES = ["contents", "changed", "just_defused", "sequence"]
+
+
+def _bars(ax) -> list:
+    return [c for c in ax.containers if isinstance(c, BarContainer)]
+
+
+def _errorbars(ax) -> list:
+    return [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+
+
+def _legend_labels(fig) -> list[str]:
+    return [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+
+
+def _png_size(path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def _write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def _flat_run(directory, kind_correct: dict, rounds=(10, 12, 14)):
+    """A flat-layout run: for each kind, one question per (order, template) with the given verdict."""
+    directory.mkdir()
+    team = list(kind_correct) * 3
+    _write_jsonl(directory / "episodes.jsonl",
+                 [{"episode": f"bomb_{s}", "seed": s, "agents": ",".join(team[:3]), "rounds": r}
+                  for s, r in enumerate(rounds)])
+    rows = []
+    for kind, correct in kind_correct.items():
+        for order in range(3):
+            for template in TEMPLATES:
+                rows.append({"episode": "bomb_0", "order": order, "level": LEVELS[order], "template": template,
+                             "agent": "alpha", "kind": kind, "gold": True, "answer": "Yes", "correct": correct})
+    _write_jsonl(directory / "questions.jsonl", rows)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def bomb_runs(tmp_path_factory):
+    """Real runs of the current `belief run bomb` (whatever its file layout): a belief team and a mixed team."""
+    base = tmp_path_factory.mktemp("runs")
+    dirs = []
+    for name, agents in (("belief", "belief"), ("mixed", "belief,random,belief")):
+        out = base / name
+        r = runner.invoke(app, ["run", "bomb", "--agents", agents, "--episodes", "2", "--seed", "0",
+                                "--no-progress", "--out", str(out)])
+        assert r.exit_code == 0, r.output
+        dirs.append(out)
+    return dirs
+
+
+def test_tom_figure_from_real_runs_is_table_2_as_grouped_bars(bomb_runs, tmp_path):
+    runs = [load_results(d) for d in bomb_runs]
+    assert [r.label for r in runs] == ["belief", "belief,random,belief"]
+    kinds = {q["kind"] for r in runs for q in r.questions}
+    assert kinds == {"belief", "random"}
+    fig = tom_accuracy_figure(runs)
+    assert len(fig.axes) == 3
+    templates = {q["template"] for r in runs for q in r.questions}
+    for ax, level in zip(fig.axes, LEVELS):
+        assert [c.get_label() for c in _bars(ax)] == ["belief", "random"]  # one series per agent kind
+        assert all(len(c.patches) == len(templates) + 1 for c in _bars(ax))  # every template and "all"
+        assert [t.get_text() for t in ax.get_xticklabels()][0] == "all"
+        assert ax.get_xlabel() == "question template"
+        heights = [p.get_height() for c in _bars(ax) for p in c.patches]
+        assert all(0 <= h <= 100 for h in heights if h == h)
+    assert fig.axes[0].get_ylabel() == "accuracy (%)"
+    assert _legend_labels(fig) == ["belief", "random"]  # once for the figure, not once per panel
+    for suffix in ("png", "svg"):
+        path = save_figure(fig, tmp_path / f"tom.{suffix}")
+        assert path.stat().st_size > 5000
+    width, height = _png_size(tmp_path / "tom.png")
+    assert width > 900 and height > 400
+    svg = (tmp_path / "tom.svg").read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "accuracy (%)" in svg and "2nd-order" in svg
+
+
+def test_tom_bars_are_the_accuracies_of_the_rows(tmp_path):
+    run = load_results(_flat_run(tmp_path / "run", {"belief": True, "random": False}))
+    fig = draw([run])
+    for ax in fig.axes:
+        belief, random_ = _bars(ax)
+        assert [p.get_height() for p in belief.patches] == [100.0] * 5
+        assert [p.get_height() for p in random_.patches] == [0.0] * 5
+
+
+def test_the_per_episode_layout_is_graded_from_free_text(tmp_path):
+    d = tmp_path / "old"
+    d.mkdir()
+    _write_jsonl(d / "summary.jsonl", [{"seed": 0, "agents": ["belief", "random", "belief"], "rounds": 9}])
+    _write_jsonl(d / "bomb_0.questions.jsonl", [
+        {"id": "q0", "level": "introspection", "template": "contents", "asked": "alpha", "answer": True},
+        {"id": "q1", "level": "first_order", "template": "contents", "asked": "bravo", "answer": False},
+        {"id": "q2", "level": "second_order", "template": "sequence", "asked": "charlie", "answer": True}])
+    _write_jsonl(d / "bomb_0.answers.jsonl", [
+        {"id": "q0", "answer": "Yes, I know what is in Room 3."},
+        {"id": "q1", "answer": "No, Bravo does not know."},
+        {"id": "q2", "answer": "Maybe."}])  # unparseable: wrong, as belief grade counts it
+    run = load_results(d / "bomb_0.questions.jsonl")
+    assert run.label == "belief,random,belief"
+    assert [(q["order"], q["kind"], q["correct"]) for q in run.questions] == [
+        ("introspection", "belief", True), ("first_order", "random", True), ("second_order", "belief", False)]
+
+
+def _transport_summary(tmp_path, name="transport.txt", with_ci=True):
+    by_agent = {"cobel": {"transport_rate": 0.9, "message_tokens": 114.7, "comm_frames": 120},
+                "always": {"transport_rate": 0.7, "message_tokens": 6252.6, "comm_frames": 900},
+                "silent": {"transport_rate": 0.87, "message_tokens": 0, "comm_frames": 0}}
+    if with_ci:
+        for v, ci in zip(by_agent.values(), ([0.85, 0.95], [0.6, 0.8], [0.8, 0.94])):
+            v["ci95"] = ci
+    path = tmp_path / name
+    path.write_text("a table the command printed first\n" + json.dumps({"episodes": 24, "by_agent": by_agent})
+                    + "\n", encoding="utf-8")
+    return path
+
+
+def test_transport_figure_has_one_point_and_interval_per_agent(tmp_path):
+    summary = load_results(_transport_summary(tmp_path))
+    assert isinstance(summary, BenchSummary) and summary.kind == "transport"
+    fig = transport_figure([summary])
+    ax, = fig.axes
+    bars = _errorbars(ax)
+    assert [c.get_label() for c in bars] == ["cobel", "always", "silent"]
+    assert all(c.has_yerr for c in bars)
+    lo, hi = bars[0].lines[2][0].get_segments()[0][:, 1]  # cobel's vertical interval
+    assert (lo, hi) == pytest.approx((0.85, 0.95))
+    assert _legend_labels(fig) == ["cobel", "always", "silent"]
+    assert ax.get_xlabel().startswith("message tokens") and ax.get_ylabel().startswith("transport rate")
+    assert ax.get_xscale() == "symlog"
+    assert {t.get_text() for t in ax.texts} >= {"cobel 0.90", "always 0.70", "silent 0.87"}
+    save_figure(fig, tmp_path / "t.png")
+    assert _png_size(tmp_path / "t.png")[0] > 500
+
+
+def test_transport_figure_without_intervals_says_so(tmp_path):
+    fig = draw([load_results(_transport_summary(tmp_path, with_ci=False))])
+    ax, = fig.axes
+    assert not any(c.has_yerr for c in _errorbars(ax))
+    assert any("no interval" in t.get_text() for t in ax.texts)
+
+
+def test_rounds_figure_for_bomb_teams_has_intervals_over_episodes(tmp_path):
+    runs = [load_results(_flat_run(tmp_path / "a", {"belief": True}, rounds=(10, 12, 14))),
+            load_results(_flat_run(tmp_path / "b", {"random": False}, rounds=(30, 30, 27)))]
+    fig = draw(runs, "rounds")
+    ax, = fig.axes
+    bars = _bars(ax)
+    assert [c.get_label() for c in bars] == ["belief", "random"] == _legend_labels(fig)
+    assert [c.patches[0].get_height() for c in bars] == [12.0, 29.0]
+    errs = _errorbars(ax)
+    assert len(errs) == 2
+    lo, hi = errs[0].lines[2][0].get_segments()[0][:, 1]
+    assert lo == pytest.approx(12 - 4.303 * 2 / 3 ** 0.5, abs=1e-3) and hi == pytest.approx(12 + 4.303 * 2 / 3 ** 0.5,
+                                                                                          abs=1e-3)
+    assert ax.get_ylabel().startswith("rounds per episode") and ax.get_xlabel() == "team"
+    assert [t.get_text() for t in ax.texts] == ["12.0", "29.0"]  # the values, inside the bars
+
+
+def test_rounds_figure_for_household_steps(tmp_path):
+    path = tmp_path / "household.json"
+    path.write_text(json.dumps({"episodes": 50, "by_agent": {
+        "cobel": {"steps": 80.5, "ci95": [75.0, 86.0], "message_tokens": 40},
+        "single": {"steps": 120.0, "ci95": [110.0, 130.0], "message_tokens": 0}}}), encoding="utf-8")
+    summary = load_results(path)
+    assert summary.kind == "household"
+    fig = rounds_figure([summary])
+    ax, = fig.axes
+    assert [c.get_label() for c in _bars(ax)] == ["cobel", "single"] == _legend_labels(fig)
+    assert len(_errorbars(ax)) == 2
+    assert ax.get_ylabel().startswith("steps per episode")
+    save_figure(fig, tmp_path / "h.svg")
+    assert "steps per episode" in (tmp_path / "h.svg").read_text(encoding="utf-8")
+
+
+def _plot(*args):
+    return runner.invoke(app, ["plot", *map(str, args)])
+
+
+def _one_error(result, code: int = 1) -> str:
+    assert result.exit_code == code, (result.exit_code, result.output)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_cli_writes_png_and_svg_and_refuses_to_overwrite(bomb_runs, tmp_path):
+    png = tmp_path / "tom.png"
+    r = _plot(*bomb_runs, "--out", png)
+    assert r.exit_code == 0, r.output
+    assert _png_size(png)[0] > 900
+    before = png.read_bytes()
+    assert "exists" in _one_error(_plot(bomb_runs[0], "--out", png))
+    assert png.read_bytes() == before
+    r = _plot(bomb_runs[0], "--out", png, "--force")
+    assert r.exit_code == 0 and png.read_bytes() != before
+    r = _plot(*bomb_runs, "--figure", "rounds", "--out", tmp_path / "rounds.svg")
+    assert r.exit_code == 0, r.output
+    assert "rounds per episode" in (tmp_path / "rounds.svg").read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rounds.svg", "tom.png"]  # no temporary files left
+
+
+@pytest.mark.parametrize("case", ["suffix", "missing", "mixed", "figure", "wrong-figure", "no-json", "input"])
+def test_cli_bad_input_is_one_error_line_and_writes_nothing(case, tmp_path):
+    run = _flat_run(tmp_path / "run", {"belief": True})
+    transport = _transport_summary(tmp_path)
+    bad = tmp_path / "notes.txt"
+    bad.write_text("no figures here\n", encoding="utf-8")
+    out = tmp_path / "fig.png"
+    args = {"suffix": [run, "--out", tmp_path / "fig.jpeg2"],
+            "missing": [tmp_path / "nope", "--out", out],
+            "mixed": [run, transport, "--out", out],
+            "figure": [run, "--figure", "pie", "--out", out],
+            "wrong-figure": [transport, "--figure", "tom", "--out", out],
+            "no-json": [bad, "--out", out],
+            "input": [bad, "--out", bad.with_suffix(".png"), "--force"]}[case]  # refused even with --force
+    bad.with_suffix(".png").write_bytes(b"an input, not a figure")
+    if case == "input":
+        args[0] = bad.with_suffix(".png")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    message = _one_error(_plot(*args), 2 if case in ("suffix", "figure") else 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written, nothing left behind
+    assert {"suffix": "unsupported file type", "missing": "no such file", "mixed": "mix", "figure": "--figure",
+            "wrong-figure": "tom figure", "no-json": "no JSON object", "input": "input of this command"}[case] in message
+
+
+def test_results_errors_name_the_file(tmp_path):
+    path = tmp_path / "run"
+    path.mkdir()
+    (path / "episodes.jsonl").write_text('{"rounds": 3}\n{oops\n', encoding="utf-8")
+    with pytest.raises(ResultsError, match=r"episodes.jsonl:2: invalid JSON"):
+        load_results(path)

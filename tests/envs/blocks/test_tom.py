@@ -1,0 +1,74 @@
+"""COBLOCK knowledge answered by the general checker, against hand-derived answers."""
+
+from collections import Counter
+
+from belief.truth.checker import check
+from belief.envs.blocks import environment as blocks_v0
+from belief.envs.blocks.events import f_inventory, f_owner, f_target
+from belief.envs.blocks.text import MESSAGE, WAIT, place_action
+from belief.envs.blocks.tom import answer, questions
+from belief.envs.blocks.world import Task
+from belief.truth.filter import private_trace
+
+A0, A1, B0 = (0, 0, 0), (0, 1, 0), (3, 0, 0)
+TASK = Task("skill", 0, {"alice": {A0: "red", A1: "blue"}, "bob": {B0: "green"}},
+            {"alice": Counter(red=1, yellow=1), "bob": Counter(green=1, blue=1)}, ())
+
+
+def env():
+    e = blocks_v0.raw_env(seed=0, slip=0.0)
+    e.reset(options={"task": TASK})
+    return e
+
+
+def test_goals_are_private_but_known_to_be_known():
+    truth = check(env().trace)
+    assert truth.knows("alice", f_target(A0)) and not truth.knows("bob", f_target(A0))
+    assert truth.knows_chain(("bob", "alice"), f_target(A0))      # bob knows alice knows her goal
+    assert not truth.knows_chain(("alice", "bob"), f_target(A0))
+    assert not truth.knows("bob", f_inventory("alice", "red"))
+
+
+def test_a_message_makes_the_partner_know_and_the_sender_aware():
+    e = env()
+    e.say([(f_target(A1), "blue"), (f_owner(A1), "alice"), (f_inventory("alice", "blue"), 0)])
+    e.step(MESSAGE)
+    truth = check(e.trace)
+    assert truth.knows("bob", f_target(A1)) and truth.knows("bob", f_inventory("alice", "blue"))
+    assert truth.knows_chain(("alice", "bob"), f_target(A1))
+    assert not truth.knows("bob", f_target(A0))                  # only what was said
+    bob = check(private_trace(e.trace, "bob"))
+    assert bob.knows("bob", f_target(A1)) and bob.value(("bob",), f_owner(A1)) == "alice"
+
+
+def test_a_placement_updates_a_known_count_and_unsettles_an_unknown_one():
+    e = env()
+    e.say([(f_inventory("alice", "red"), 1)])
+    e.step(MESSAGE)
+    e.step(WAIT)
+    e.step(place_action(A0, "red"))
+    truth = check(e.trace)
+    assert e.world.inventories["alice"]["red"] == 0
+    assert truth.knows("bob", f_inventory("alice", "red"))       # knew 1, saw one placed: 0
+    assert truth.value(("bob",), f_inventory("alice", "red")) == "0"
+    assert truth.knows_chain(("bob", "alice"), f_inventory("alice", "red"))
+    # bob's own count of green changes when he places; alice never knew it, and still does not
+    e.step(place_action(B0, "green"))
+    truth = check(e.trace)
+    assert not truth.knows("alice", f_inventory("bob", "green"))
+    assert truth.knows_chain(("alice", "bob"), f_inventory("bob", "green"))
+
+
+def test_questions_are_labelled_by_the_checker_and_private_answers_agree_here():
+    e = env()
+    e.step(MESSAGE)
+    e.step(place_action(B0, "green"))
+    e.step(place_action(A0, "red"))
+    qs = questions(e.trace)
+    assert len(qs) == 9 and [q.to_json() for q in qs] == [q.to_json() for q in questions(e.trace)]
+    truth = check(e.trace)
+    for q in qs:
+        assert q.answer == answer(truth, q, q.t)
+        # every event that matters here is seen or told: the asked builder's own record gives the same answer
+        mine = check(private_trace(type(e.trace)(e.trace.events[:q.t + 1], meta=e.trace.meta), q.asked))
+        assert answer(mine, q.public()) == q.answer

@@ -1,0 +1,336 @@
+"""Property tests of the checker against a brute-force reference that materialises every chain.
+
+Small worlds (3-4 agents, 2-3 rooms, 2 objects), random consistent traces of enters, exits, moves,
+statements, private observations, private and public messages; every chain up to depth 3-4 and every
+fluent is compared at every time step, under both built-in trust policies.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from belief.truth.checker import GroundTruth, check
+from belief.truth.index import is_marker
+from belief.logic.formula import normalize_chain
+from belief.testing.traces import AGENTS, BOXES, OBJECTS, ROOMS, build_trace, steps_st  # noqa: F401
+from belief.truth.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Observe, Statement, Tell, Trace  # noqa: F401
+
+# --------------------------------------------------------------------------------------------
+# brute-force reference: every chain materialised
+# --------------------------------------------------------------------------------------------
+
+def all_chains(agents, depth):
+    out = set()
+    for k in range(1, depth + 1):
+        for c in product(agents, repeat=k):
+            out.add(normalize_chain(c))
+    return sorted(out)
+
+
+UNSURE_ = "<unsure>"
+OPAQUE_ = "<unseen>"
+
+
+class Reference:
+    """Strict observation + policies + knowledge, written the naive way: a dict over every (chain, fluent).
+
+    Every update is also kept as a record (observers, witnesses, value, change?, condition, excluded
+    actor) so that knowledge is decided by scanning the whole history, chain by chain.
+    """
+
+    def __init__(self, agents, depth, policy):
+        self.agents = list(agents)
+        self.chains = all_chains(agents, depth)
+        self.policy = policy
+        self.beliefs: dict = {}          # (chain, fluent) -> (value, t of the update)
+        self.real: dict = {}
+        self.real_hist: dict = {}        # fluent -> [(t, value)]
+        self.change_t: dict = {}         # fluent -> [t]
+        self.records: dict = {}          # fluent -> [(t, M, W, value, change, cond, excl)]
+        self.loc = {a: None for a in agents}
+        self.fluent_room: dict = {}
+        self.box_room: dict = {}
+        self.rooms: set = set()
+        self.chapters: dict = {}
+        self.last_chapter = None
+        self.snapshots: list = []
+        self.t = -1
+
+    def update(self, group, f, v, except_solo=None, witnesses=(), change=False, cond=None):
+        group = set(group)
+        prev = self.snapshots[-1] if self.snapshots else {}
+        for c in self.chains:
+            if not set(c) <= group or (except_solo is not None and c == (except_solo,)):
+                continue
+            if cond is not None:
+                g, values = cond
+                if self.last_held(c, g, self.t - 1, prev) not in values:
+                    continue
+            self.beliefs[(c, f)] = (v, self.t)
+        if group | set(witnesses):
+            self.records.setdefault(f, []).append(
+                (self.t, frozenset(group), frozenset(group | set(witnesses)), v, change, cond, except_solo))
+
+    def last_held(self, c, g, t, snap=None):
+        """The chain's last value of g at t that is not 'unsure' (what it last saw)."""
+        while t >= 0:
+            held = (snap if snap is not None else self.snapshots[t]).get((c, g))
+            snap = None
+            if held is None:
+                return "<unknown>"
+            if held[0] != UNSURE_:
+                return self.resolve(g, held, t)
+            t = held[1] - 1
+        return "<unknown>"
+
+    def occupants(self, room):
+        return {a for a in self.agents if self.loc[a] == room}
+
+    def set_real(self, f, v, room, reveal=False, keep_room=False):
+        known = f in self.real
+        change = (v != self.real[f]) if known else not reveal
+        self.real[f] = v
+        self.real_hist.setdefault(f, []).append((self.t, v))
+        if change:
+            self.change_t.setdefault(f, []).append(self.t)
+        if not keep_room:
+            self.fluent_room[f] = room
+        return change
+
+    def reality_at(self, f, t):
+        out = None
+        for tt, v in self.real_hist.get(f, ()):
+            if tt <= t:
+                out = (v,)
+        return out
+
+    def changed(self, f, start, end):
+        return any(start < tt <= end for tt in self.change_t.get(f, ()))
+
+    def resolve(self, f, held, t):
+        """(value, t_u) -> the value now; OPAQUE names the real value when the trace knows it."""
+        if held is None:
+            return "<unknown>"
+        v, tu = held
+        if v == OPAQUE_:
+            r = self.reality_at(f, t) if not self.changed(f, tu, t) else self.reality_at(f, tu)
+            return r[0] if r is not None else OPAQUE_
+        return v
+
+    def leave(self, a):
+        r = self.loc[a]
+        if r is None:
+            return
+        group = self.occupants(r)
+        ch = self.set_real(("at", a), None, None)
+        self.update(group, ("at", a), None, change=ch)
+        self.loc[a] = None
+
+    def step(self, ev):
+        self.t += 1
+        k = ev.kind
+        if ev.chapter is not None:
+            self.last_chapter = ev.chapter
+        if k == "enter":
+            self.rooms.add(ev.room)
+            for a in ev.agents:
+                if self.loc[a] not in (None, ev.room):
+                    self.leave(a)
+            for a in ev.agents:
+                self.loc[a] = ev.room
+            group = self.occupants(ev.room)
+            for a in ev.agents:
+                ch = self.set_real(("at", a), ev.room, ev.room)
+                self.update(group, ("at", a), ev.room, change=ch)
+            for f, r in list(self.fluent_room.items()):
+                if r == ev.room and not (f[0] == "at" and f[1] in ev.agents):
+                    self.update(group, f, self.real[f])
+            if ev.chapter is not None:
+                self.chapters.setdefault(ev.chapter, [set(), {}])[0].update(ev.agents)
+        elif k == "exit":
+            for a in ev.agents:
+                if ev.chapter is not None:
+                    ranks = self.chapters.setdefault(ev.chapter, [set(), {}])[1]
+                    ranks.setdefault(a, len(ranks))
+            for a in ev.agents:
+                self.leave(a)
+        elif k == "move":
+            room = self.loc[ev.agent]
+            dest = self.box_room.setdefault(ev.to, room)
+            ch = self.set_real(("in", ev.object), ev.to, dest)
+            self.update(self.occupants(room), ("in", ev.object), ev.to, change=ch)
+        elif k == "statement":
+            self.rooms.add(ev.room)
+            self.box_room[ev.value] = ev.room
+            f = ("in", *ev.subject)
+            ch = self.set_real(f, ev.value, ev.room)
+            self.update(self.occupants(ev.room), f, ev.value, change=ch)
+        elif k == "observe":
+            cond = (tuple(ev.given.fluent), set(ev.given.values)) if ev.given else None
+            for i, f in enumerate(ev.fluents):
+                f = tuple(f)
+                change = False
+                if ev.values is not None and ev.values[i] is not None:
+                    v = ev.values[i]
+                    change = self.set_real(f, v, None, reveal=True, keep_room=True)
+                elif f in self.real:
+                    v = self.real[f]
+                else:
+                    v = OPAQUE_
+                self.update(set(ev.agents), f, v, witnesses=ev.witnesses or (), change=change, cond=cond)
+        elif k == "possible":
+            for f in ev.fluents:
+                self.update(set(ev.observers), tuple(f), UNSURE_, except_solo=ev.agent, change=True)
+        elif k in ("tell", "announce"):
+            s = ev.sender
+            if k == "tell":
+                listeners = [r for r in ev.recipients if r != s]
+            elif ev.audience is not None:
+                listeners = [r for r in ev.audience if r != s]
+            else:
+                room = self.loc[s]
+                listeners = [a for a in self.agents if room is not None and self.loc[a] == room and a != s] \
+                    if room is not None else [a for a in self.agents if a != s]
+            for c in ev.content:
+                f, v = c.fluent, c.value
+                if self.policy == "strict-truthful":
+                    self.update({s, *listeners}, f, v, except_solo=s)
+                else:
+                    ch = ev.chapter if ev.chapter is not None else self.last_chapter
+                    parts, ranks = self.chapters.get(ch, [set(), {}])
+                    inf = float("inf")
+                    for d in listeners:
+                        trusts = d not in parts or (s in parts and ranks.get(d, inf) < ranks.get(s, inf))
+                        if trusts:
+                            self.beliefs[((d,), f)] = (v, self.t)
+                            self.beliefs[(normalize_chain((d, s)), f)] = (v, self.t)
+                        self.beliefs[(normalize_chain((s, d)), f)] = (v, self.t)
+        self.snapshots.append(dict(self.beliefs))
+
+    # --- queries, naively ---------------------------------------------------------------------
+    def value(self, c, f, t):
+        return self.resolve(f, self.snapshots[t].get((c, f)), t) if t >= 0 else "<unknown>"
+
+    def knows(self, c, f, t):
+        """Knowledge as the README defines it, decided by scanning every record of the fluent."""
+        if len(c) == 1:
+            held = self.snapshots[t].get((c, f))
+            if held is None or held[0] == UNSURE_:
+                return False
+            if held[0] == OPAQUE_:
+                return not self.changed(f, held[1], t)
+            r = self.reality_at(f, t)
+            return r is not None and r[0] == held[0]
+        if not self.knows(normalize_chain(c[1:]), f, t):
+            return False
+        rest = set(c[1:])
+        for (tr, m, w, v, change, cond, excl) in reversed(self.records.get(f, [])):
+            if tr > t or c[0] not in w:
+                continue
+            seen = rest <= m and not (excl is not None and rest == {excl})
+            if seen and cond is not None:
+                g, values = cond
+                seen = self.last_held(c, g, tr - 1) in values
+            if seen:
+                return v != UNSURE_
+            if change:
+                return False
+        return False
+
+
+def compare(trace, n_agents, depth, policy, rounds=None):
+    agents = AGENTS[:n_agents]
+    truth = check(trace, policy)
+    if rounds is not None:
+        truth._GALLOP_ROUNDS = rounds
+    ref = Reference(agents, depth, policy)
+    fluents = [("in", o) for o in OBJECTS] + [("at", a) for a in agents]
+    for t, ev in enumerate(trace):
+        ref.step(ev)
+        for c in ref.chains:
+            for f in fluents:
+                want = ref.value(c, f, t)
+                p = truth.lookup(c, f, at=t)
+                got = "<unknown>" if p is None else (f"<{p.value}>" if is_marker(p.value) else p.value)
+                assert got == want, (f"t={t} chain={c} fluent={f}: checker {got!r}, reference {want!r}\n"
+                                     + "\n".join(f"{e.t}: {e.describe()}" for e in trace))
+                if policy == "strict-truthful" or len(c) == 1:
+                    k_want = ref.knows(c, f, t)
+                    k_got = truth.knows_chain(c, f, at=t)
+                    assert k_got == k_want, (f"t={t} chain={c} fluent={f}: knows {k_got}, reference {k_want}\n"
+                                             + "\n".join(f"{e.t}: {e.describe()}" for e in trace))
+    return truth
+
+
+@settings(max_examples=1200)
+@given(steps=steps_st, n_agents=st.integers(2, 4), rounds=st.sampled_from([None, 0, 1]))
+def test_matches_reference_strict_truthful(steps, n_agents, rounds):
+    trace = build_trace(n_agents, 2, steps)
+    compare(trace, n_agents, 4 if n_agents <= 3 else 3, "strict-truthful", rounds)
+
+
+@settings(max_examples=1200)
+@given(steps=steps_st, n_agents=st.integers(2, 4), rounds=st.sampled_from([None, 0]))
+def test_matches_reference_hitom(steps, n_agents, rounds):
+    trace = build_trace(n_agents, 3, steps)
+    compare(trace, n_agents, 4 if n_agents <= 3 else 3, "hitom", rounds)
+
+
+@settings(max_examples=500)
+@given(steps=steps_st, n_agents=st.integers(2, 4))
+def test_belief_is_a_value_the_fluent_really_had(steps, n_agents):
+    """With truthful messages, every chain's value is a value its fluent really had, at or before then."""
+    trace = build_trace(n_agents, 2, steps, truthful=True)
+    truth = check(trace, "strict-truthful")
+    agents = AGENTS[:n_agents]
+    fluents = [("in", o) for o in OBJECTS] + [("at", a) for a in agents]
+    for f in fluents:
+        hist = truth.history(f)
+        for t in range(len(trace)):
+            had = {h.value for h in hist if h.t <= t}
+            for c in all_chains(agents, 3):
+                p = truth.lookup(c, f, at=t)
+                if p is not None and not is_marker(p.value):
+                    assert p.value in had, (c, f, t, p.value, had)
+
+
+@settings(max_examples=500)
+@given(steps=steps_st, n_agents=st.integers(2, 4))
+def test_present_agents_believe_the_result(steps, n_agents):
+    """Everyone present at a move or statement believes its result (and so does every chain over them)."""
+    trace = build_trace(n_agents, 2, steps)
+    truth = check(trace, "strict-truthful")
+    for ev in trace:
+        if ev.kind not in ("move", "statement"):
+            continue
+        room = ev.room if ev.kind == "statement" else truth.location(ev.agent, ev.t - 1)
+        present = [a for a in AGENTS[:n_agents] if truth.location(a, ev.t) == room]
+        f = ("in", ev.object) if ev.kind == "move" else ("in", *ev.subject)
+        value = ev.to if ev.kind == "move" else ev.value
+        for a in present:
+            assert truth.value((a,), f, at=ev.t) == value
+        for c in all_chains(present, 3):
+            assert truth.value(c, f, at=ev.t) == value
+
+
+def test_bitset_path_agrees_on_a_long_trace():
+    """A longer trace where the galloping search gives up and the bitset intersection answers."""
+    from belief.app.bench.checker import make_trace
+
+    trace = make_trace(agents=5, rooms=3, events=1500, objects=3, seed=7)
+    fast = check(trace)
+    slow = check(trace)
+    slow._GALLOP_ROUNDS = 0
+    import random
+
+    rng = random.Random(3)
+    names = [f"agent{i}" for i in range(5)]
+    for _ in range(3000):
+        c = tuple(rng.choice(names) for _ in range(rng.randint(1, 4)))
+        f = ("in", f"obj{rng.randrange(3)}")
+        at = rng.randrange(len(trace))
+        assert fast.value(c, f, at) == slow.value(c, f, at)

@@ -1,0 +1,103 @@
+"""The filter: private traces are consistent traces the checker accepts, and say what the agent saw."""
+from belief.truth.checker import check
+from belief.truth.filter import PrivateTrace, private_trace
+from belief.truth.trace import Trace
+
+
+def _trace():
+    return Trace([
+        {"kind": "enter", "agents": ["Alice"], "room": "hall"},
+        {"kind": "enter", "agents": ["Bob"], "room": "kitchen"},      # Alice is elsewhere: unseen
+        {"kind": "move", "agent": "Bob", "object": "apple", "to": "box"},
+        {"kind": "enter", "agents": ["Alice"], "room": "kitchen"},    # Alice arrives and sees Bob there
+        {"kind": "exit", "agents": ["Bob"]},                         # seen by Alice
+        {"kind": "move", "agent": "Alice", "object": "apple", "to": "basket"},
+    ])
+
+
+def test_arrival_sees_who_is_already_in_the_room():
+    mine = private_trace(_trace(), "Alice")
+    kinds = [(e.kind, tuple(getattr(e, "agents", ()))) for e in mine]
+    # Bob's unseen entry is not in Alice's trace, but her arrival shows him in the kitchen,
+    # so his exit (which she saw) is consistent and the checker accepts her private trace.
+    assert ("enter", ("Bob",)) in kinds and kinds.index(("enter", ("Bob",))) > kinds.index(("enter", ("Alice",)), 1)
+    truth = check(mine)
+    assert truth.value(("Alice",), ("in", "apple")) == "basket"
+    # Bob left before the move: in Alice's record he still believes the apple is where he put it
+    assert truth.value(("Alice", "Bob"), ("in", "apple")) == "box"
+
+
+def test_perceive_returns_every_event_the_private_trace_gained():
+    p = PrivateTrace("Alice")
+    gained = [p.perceive(ev) for ev in _trace()]
+    assert [len(g) for g in gained] == [1, 0, 0, 3, 1, 1]
+    arrival = gained[3]
+    assert [e.kind for e in arrival] == ["enter", "enter", "statement"]
+    assert arrival[2].room == "kitchen" and arrival[2].fluent == ("in", "apple") and arrival[2].value == "box"
+    assert sum(gained, []) == list(p.trace)
+
+
+def test_arrival_adds_nothing_the_private_trace_already_has():
+    events = [
+        {"kind": "enter", "agents": ["Alice", "Bob"], "room": "kitchen"},
+        {"kind": "move", "agent": "Bob", "object": "apple", "to": "box"},
+        {"kind": "exit", "agents": ["Alice"]},
+        {"kind": "enter", "agents": ["Alice"], "room": "kitchen"},
+    ]
+    p = PrivateTrace("Alice")
+    gained = [p.perceive(ev) for ev in Trace(events)]
+    assert [len(g) for g in gained] == [1, 1, 1, 1]
+
+
+def test_private_trace_agrees_with_the_global_check_for_what_the_agent_saw():
+    trace = _trace()
+    world, mine = check(trace), check(private_trace(trace, "Alice"))
+    for chain in (("Alice",), ("Alice", "Bob")):
+        assert mine.value(chain, ("in", "apple")) is not None
+        assert world.value(chain, ("in", "apple")) == mine.value(chain, ("in", "apple"))
+
+
+# --- property: an agent's private trace gives it the beliefs the global trace gives it ------------------
+from hypothesis import assume, given, settings, strategies as st  # noqa: E402
+
+from belief.testing.traces import traces  # noqa: E402
+
+
+@settings(max_examples=600, deadline=None)
+@given(trace=traces(n_agents=3, n_rooms=2, max_steps=24), data=st.data())
+def test_private_trace_gives_the_agent_its_global_beliefs(trace, data):
+    # An online filter names what an observer saw from the world so far; a value revealed only later
+    # cannot be named then, so traces that observe a not-yet-known value are out of scope here.
+    assume(not _observes_an_unknown_value(trace))
+    # Messages are out of scope too: a private trace's "reality" is the world as the agent last saw it, so
+    # a later arrival re-shows that view over a newer belief it was told (a known limit, see README).
+    assume(not any(ev.kind in ("tell", "announce") for ev in trace))
+    world = check(trace)
+    agents = sorted(trace.agents())
+    if not agents:
+        return
+    agent = data.draw(st.sampled_from(agents))
+    mine = check(private_trace(trace, agent))
+    fluents = sorted({tuple(f) for f in world.fluents()})
+    # Zero order only: deeper chains of the global check use who was really present and what a room really
+    # held, which the agent may not know (its private record can differ there, by design).
+    for f in fluents:
+        for chain in [(agent,)]:
+            assert mine.value(chain, f) == world.value(chain, f), (chain, f, "\n".join(
+                f"{e.t}: {e.describe()}" for e in trace))
+
+
+def _observes_an_unknown_value(trace) -> bool:
+    known = set()
+    for ev in trace:
+        if ev.kind == "observe":
+            if ev.values is None and any(tuple(f) not in known for f in ev.fluents):
+                return True
+            known.update(tuple(f) for f, v in zip(ev.fluents, ev.values or ()) if v is not None)
+        elif ev.kind in ("move", "set", "statement"):
+            known.add(ev.fluent)
+        elif ev.kind == "enter":
+            known.update(("at", a) for a in ev.agents)
+        elif ev.kind == "action":
+            known.update(tuple(e.fluent) for e in ev.effects)
+    return False
