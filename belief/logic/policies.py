@@ -19,7 +19,7 @@ Built in:
     not change. In particular recipients believe the content and the sender knows they do.
 
 ``hitom``
-    Reproduces Hi-ToM's labelling (see DESIGN.md, "Exact ToM semantics"):
+    Reproduces Hi-ToM's labelling (see docs/logic.md, "Trust policies"):
 
     - public claim by S that O is in C: the *believers* are the listeners who exited the room before S in
       that chapter, plus listeners who were not in that chapter. For each believer B: B believes C,

@@ -1,4 +1,4 @@
-"""What the text environments share: the observation space DESIGN.md prescribes for `api_test`
+"""What the text environments share: the observation space docs/architecture.md describes for `api_test`
 (a small array, the action mask, and printable text) and the filter that keeps text inside it."""
 
 from __future__ import annotations
