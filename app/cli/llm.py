@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from belief.app.cli.app import app
+from belief.app.cli.app import app, bench_app
 
 
 def _err(message: str) -> None:
@@ -152,3 +152,16 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
               f"({u.prompt_tokens} prompt + {u.completion_tokens} completion), {u.cache_hits} cache hit(s)",
               file=sys.stderr)
     return 0
+
+
+@bench_app.command("llm-cache")
+def bench_llm_cache_cmd(
+    size: list[int] = typer.Option([100, 3000], "--size", min=0, max=1_000_000,
+                                   help="Entries in the cache before timing (repeat the option for several)."),
+    writes: int = typer.Option(200, "--writes", min=1, max=100_000, help="Timed writes (and reads) per size."),
+    repeat: int = typer.Option(3, "--repeat", min=1, max=20, help="Runs per size; the best is reported."),
+):
+    """Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per second."""
+    from belief.app.bench.llm_cache import bench_llm_cache
+
+    print(json.dumps(bench_llm_cache(size, writes, repeat)))

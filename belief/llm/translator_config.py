@@ -23,7 +23,7 @@ from belief import examples
 from belief.logic.domain import Domain
 from belief.errors import BeliefError
 from belief.logic.formula import Fact
-from belief.llm.client import load_mapping
+from belief.llm.config import load_mapping
 from belief.logic.scenario import load_scenario
 from belief.llm.translation_envs import TranslationEnv, env_from_scenario, get_env
 
