@@ -22,3 +22,11 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is not present beside the checkout")
     return SHARED
+
+
+@pytest.fixture(autouse=True)
+def no_llm_settings_from_the_shell(monkeypatch):
+    """A developer's BELIEF_LLM_* / OPENAI_* variables must not reach the tests (they would pick an endpoint)."""
+    for name in list(os.environ):
+        if name.startswith(("BELIEF_LLM_", "OPENAI_")) or name == "BELIEF_MODEL":
+            monkeypatch.delenv(name)
