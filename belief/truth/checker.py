@@ -2,7 +2,7 @@
 
 :func:`check` is pure: it replays the trace (:mod:`belief.truth.index`) and returns a queryable
 :class:`~belief.truth.ground.GroundTruth` (beliefs of any chain, knowledge, awareness, provenance). The logic
-is written out in :mod:`belief.truth.ground` and in the README ("The logic").
+is written out in :mod:`belief.truth.ground` and in docs/logic.md.
 
 Representation (never materialises chains): per fluent, the list of *group updates* in order, plus for
 every agent the positions of the updates it observed. A chain ``(a1..ak)`` holds the value of the latest

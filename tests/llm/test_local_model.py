@@ -17,7 +17,7 @@ import pytest
 
 pytestmark = [pytest.mark.llm_local,
               pytest.mark.skipif(os.environ.get("BELIEF_LOCAL_LLM") != "1",
-                                 reason="opt-in: set BELIEF_LOCAL_LLM=1 (see README, 'A local model')")]
+                                 reason="opt-in: set BELIEF_LOCAL_LLM=1 (see docs/llm.md, 'A local model')")]
 
 
 def _model_path(python: str) -> str:

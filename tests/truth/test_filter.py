@@ -70,7 +70,7 @@ def test_private_trace_gives_the_agent_its_global_beliefs(trace, data):
     # cannot be named then, so traces that observe a not-yet-known value are out of scope here.
     assume(not _observes_an_unknown_value(trace))
     # Messages are out of scope too: a private trace's "reality" is the world as the agent last saw it, so
-    # a later arrival re-shows that view over a newer belief it was told (a known limit, see README).
+    # a later arrival re-shows that view over a newer belief it was told (a known limit, see docs/logic.md).
     assume(not any(ev.kind in ("tell", "announce") for ev in trace))
     world = check(trace)
     agents = sorted(trace.agents())

@@ -1,4 +1,4 @@
-"""Scripted bomb-game cases: the README's definition of knowledge and the checker agree.
+"""Scripted bomb-game cases: the definition of knowledge in docs/logic.md and the checker agree.
 
 Each case plays a small scripted world through the text interface; every answer comes from
 ``belief.truth.checker`` on the env's global trace (there is no other ToM calculus to compare with).
@@ -50,7 +50,7 @@ def test_a_bomb_gone_from_a_room_an_agent_sees_is_known_defused():
     # bravo never learned where bomb 2 was: it knows Room 3 is empty, not which bomb is gone
     assert t.knows("bravo", f_contents(3)) and not t.knows("bravo", f_seq(2))
     # charlie knows it did it; but charlie only witnessed alpha look at Room 3 (without sharing that view), so
-    # it holds no belief about what alpha saw there and is not credited with awareness (see README, limits)
+    # it holds no belief about what alpha saw there and is not credited with awareness (see docs/logic.md)
     assert t.knows("charlie", f_in(2)) and not t.aware_that_knows("charlie", "alpha", f_in(2))
 
 
