@@ -20,6 +20,7 @@ trace or the grading code.
 
 from __future__ import annotations
 
+from belief.agents.bomb.common import BombAgent
 from belief.truth.checker import check
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
 from belief.envs.bomb.events import f_changed, f_contents, f_last_defusal, f_last_defuser, f_seq
@@ -29,7 +30,7 @@ from belief.logic.store import BeliefStore
 from belief.truth.trace import Trace
 
 
-class BeliefAgent:
+class BeliefAgent(BombAgent):
     kind = "belief"
 
     def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS):
@@ -144,7 +145,7 @@ class BeliefAgent:
         self.visited.add(here)
         self._learn_room(here, obs["contents"][0] if obs["contents"] else None)
 
-    def act(self, obs: dict) -> tuple[int, str]:
+    def choose(self, obs: dict, mask=None) -> tuple[int, str]:
         self.observe(obs)
         action = self._choose(obs)
         message = self._message(obs, action)
@@ -174,7 +175,7 @@ class BeliefAgent:
             self.queue.append((2 * 3 * res["round"], self.name, t, parse_message_facts(message)))
 
     # --- the private trace and ToM answers ------------------------------------------------------
-    def perceive(self, events) -> None:
+    def record(self, events) -> None:
         """Append the events this agent perceived (``env.take_perceived(name)``) to its private trace."""
         for ev in events:
             self.private.append(ev.model_copy(update={"t": None}))
