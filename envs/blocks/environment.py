@@ -25,6 +25,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.blocks.events import (f_inventory, f_owner, f_target, inventory_change_events, message_event,
                                        move_event, setup_events)
 from belief.envs.blocks.tasks import generate
@@ -42,6 +43,12 @@ MAX_ROUNDS = 30
 def env(**kwargs):
     """The wrapped AEC env (order enforcing, bounds checks)."""
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
 
 
 class raw_env(TextSpaces, PerceptionLog, AECEnv):
@@ -238,4 +245,4 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         return text
 
 
-__all__ = ["env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]
+__all__ = ["env", "parallel_env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

@@ -23,6 +23,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.hanabi.events import hint_events, reveal_events, setup_events
 from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
                                       HINT_COLOUR)
@@ -37,6 +38,12 @@ OBS_LEN = 20
 def env(**kwargs):
     """The wrapped AEC env (order enforcing, bounds checks)."""
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
 
 
 class raw_env(TextSpaces, PerceptionLog, AECEnv):
@@ -211,4 +218,4 @@ def global_trace(seed, actions) -> Trace:
     return e.trace
 
 
-__all__ = ["env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX"]
+__all__ = ["env", "parallel_env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX"]
