@@ -24,8 +24,9 @@ from belief.agents.bomb.planner import PlannerAgent
 from belief.agents.bomb.random_agent import RandomAgent
 from belief.envs.bomb import environment as bomb_v0
 from belief.envs.bomb.map import AGENTS
-from belief.envs.bomb.tom import LEVELS, QuestionStream
+from belief.envs.bomb.tom import QuestionStream
 from belief.errors import BeliefError
+from belief.grading.levels import LEVELS
 from belief.grading.report import grade_questions, level_question
 from belief.files.outputs import atomic_write_text, jsonl_text
 

@@ -26,7 +26,8 @@ from belief.envs.coordqa.questions import action_answer, ec_questions, jp_questi
 from belief.envs.maze.environment import PLAYERS
 from belief.envs.maze.world import ACTION_NAMES
 from belief.errors import BeliefError
-from belief.grading.report import LEVELS, grade_trace
+from belief.grading.levels import LEVELS
+from belief.grading.report import grade_trace
 
 GAMES = {"capture": (capture_v0.raw_env, {"belief": CaptureBeliefAgent, "baseline": CaptureBaselineAgent}),
          "escape": (escape_v0.raw_env, {"belief": EscapeBeliefAgent, "baseline": EscapeBaselineAgent})}
