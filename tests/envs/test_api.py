@@ -51,3 +51,11 @@ def test_world_package_import_is_lazy(world):
     code = (f"import sys, {world}; assert 'pettingzoo' not in sys.modules, 'eager'; "
             f"{world}.parallel_env; assert 'pettingzoo' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_every_world_is_built_on_the_shared_text_env(world):
+    from belief.envs.base.text_env import ParallelTextEnv, TextEnv, TurnBasedTextEnv
+
+    raw = importlib.import_module(world).raw_env
+    assert issubclass(raw, TextEnv) and issubclass(raw, (TurnBasedTextEnv, ParallelTextEnv))
