@@ -59,3 +59,10 @@ def test_every_world_is_built_on_the_shared_text_env(world):
 
     raw = importlib.import_module(world).raw_env
     assert issubclass(raw, TextEnv) and issubclass(raw, (TurnBasedTextEnv, ParallelTextEnv))
+
+
+@pytest.mark.parametrize("name", ["bomb_v0", "blocks_v0", "hanabi_v0", "household_v0", "transport_v0", "capture_v0",
+                                  "escape_v0"])
+def test_versioned_names_stay_importable(name):
+    module = importlib.import_module(f"belief.envs.{name}")
+    assert all(callable(getattr(module, attr)) for attr in ("env", "parallel_env", "raw_env"))
