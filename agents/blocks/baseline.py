@@ -15,7 +15,7 @@ from belief.envs.blocks.text import WAIT, place_action
 class BlocksBaselineAgent(BlocksAgent):
     kind = "baseline"
 
-    def act(self, view: dict, mask) -> tuple[int, list]:
+    def choose(self, view: dict, mask) -> tuple[int, list]:
         built = view["built"]
         for cell, colour in sorted(view["goal"].items(), key=lambda kv: (kv[0][1], kv[0])):
             if cell not in built and mask[place_action(cell, colour)]:

@@ -63,7 +63,7 @@ class BlocksBeliefAgent(BlocksAgent):
         return None
 
     # --- acting -------------------------------------------------------------------------------------
-    def act(self, view: dict, mask) -> tuple[int, list]:
+    def choose(self, view: dict, mask) -> tuple[int, list]:
         built = view["built"]
         self.mine_placed &= set(built)
         goals = self.goals((self.name,))

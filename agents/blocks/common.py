@@ -7,6 +7,7 @@ partner's chain on that record.
 
 from __future__ import annotations
 
+from belief.agents.protocol import AgentBase
 from belief.truth.checker import check
 from belief.envs.blocks.tom import answer as question_answer
 from belief.envs.blocks.world import AGENTS, Cell
@@ -19,7 +20,24 @@ def cell_of(name: str) -> Cell:
     return tuple(int(v) for v in name.split("_")[1:])  # type: ignore[return-value]
 
 
-class BlocksAgent:
+class BlocksPlayer(AgentBase):
+    """A builder under the agent protocol: :meth:`choose` gives the action and the facts to tell with it (a
+    MESSAGE action's facts; empty: the env's default message)."""
+
+    _facts: list = []
+
+    def choose(self, view: dict, mask) -> tuple[int, list]:  # pragma: no cover - every agent overrides it
+        raise NotImplementedError
+
+    def act(self, observation, info: dict) -> int:
+        action, self._facts = self.choose(info["obs"], info["action_mask"])
+        return action
+
+    def message(self) -> list:
+        return self._facts
+
+
+class BlocksAgent(BlocksPlayer):
     kind = "agent"
 
     def __init__(self, name: str):
@@ -28,7 +46,7 @@ class BlocksAgent:
         self.record = Trace(meta={"private_to": name})
         self._truth = None
 
-    def perceive(self, events) -> None:
+    def perceive(self, events, info: dict | None = None) -> None:
         self.record.extend(ev.model_copy(update={"t": None}) for ev in events)
         self._truth = None if events else self._truth
 
@@ -59,4 +77,4 @@ class BlocksAgent:
         return ("Yes. " if yes else "No. ") + ("I think so: " if yes else "I do not think so: ") + q["text"]
 
 
-__all__ = ["BlocksAgent", "cell_of"]
+__all__ = ["BlocksAgent", "BlocksPlayer", "cell_of"]

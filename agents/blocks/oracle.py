@@ -6,10 +6,11 @@ by its builder, the other builder waiting.
 
 from __future__ import annotations
 
+from belief.agents.blocks.common import BlocksPlayer
 from belief.envs.blocks.text import WAIT, place_action
 
 
-class BlocksOracle:
+class BlocksOracle(BlocksPlayer):
     kind = "oracle"
 
     def __init__(self, name: str, task):
@@ -21,7 +22,7 @@ class BlocksOracle:
         nxt = next((s for s in self.task.plan if built.get(s.cell) != s.colour), None)
         return nxt if nxt is not None and nxt.builder == self.name else None
 
-    def act(self, view: dict, mask) -> tuple[int, list]:
+    def choose(self, view: dict, mask) -> tuple[int, list]:
         step = self.next_step(view["built"])
         if step is None or not mask[place_action(step.cell, step.colour)]:
             return WAIT, []

@@ -20,16 +20,19 @@ trace or the grading code.
 
 from __future__ import annotations
 
+from belief.agents.bomb.common import BombAgent
 from belief.truth.checker import check
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
-from belief.envs.bomb.events import f_changed, f_contents, f_last_defusal, f_last_defuser, f_seq
+from belief.envs.bomb.events import f_contents, f_last_defuser, f_seq
 from belief.envs.bomb.map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
 from belief.envs.bomb.text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
+from belief.envs.bomb.tom import template_fluent
+from belief.grading.levels import level_chain
 from belief.logic.store import BeliefStore
 from belief.truth.trace import Trace
 
 
-class BeliefAgent:
+class BeliefAgent(BombAgent):
     kind = "belief"
 
     def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS):
@@ -144,7 +147,7 @@ class BeliefAgent:
         self.visited.add(here)
         self._learn_room(here, obs["contents"][0] if obs["contents"] else None)
 
-    def act(self, obs: dict) -> tuple[int, str]:
+    def choose(self, obs: dict, mask=None) -> tuple[int, str]:
         self.observe(obs)
         action = self._choose(obs)
         message = self._message(obs, action)
@@ -174,7 +177,7 @@ class BeliefAgent:
             self.queue.append((2 * 3 * res["round"], self.name, t, parse_message_facts(message)))
 
     # --- the private trace and ToM answers ------------------------------------------------------
-    def perceive(self, events) -> None:
+    def record(self, events) -> None:
         """Append the events this agent perceived (``env.take_perceived(name)``) to its private trace."""
         for ev in events:
             self.private.append(ev.model_copy(update={"t": None}))
@@ -197,9 +200,8 @@ class BeliefAgent:
     def answer(self, q: dict) -> str:
         level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
         me, turn = self.name, q["turn"]
-        fluent = {"contents": f_contents, "sequence": f_seq, "changed": f_changed,
-                  "just_defused": f_last_defusal}[tpl](subj)
-        chain = {"introspection": (me,), "first_order": (x,), "second_order": (x, me)}[level]
+        fluent = template_fluent(tpl, subj)
+        chain = level_chain(level, me, x)
         who = "I" if level == "introspection" else x.capitalize()
         if q.get("variant") == "you_changed":
             yes = self._believes_value(f_last_defuser(subj)) == me and self._knows((x,), f_last_defuser(subj))

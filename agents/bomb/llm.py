@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from belief.agents.bomb.common import BombAgent
 from belief.envs.bomb.map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
 from belief.envs.bomb.rules import bomb_env_from_trace_meta, bomb_message_facts
 from belief.envs.bomb.text import format_messages, parse_action
@@ -105,7 +106,7 @@ def split_reply(text: str) -> tuple[str, str]:
     return action, " ".join(message.split())[:300]
 
 
-class LLMBombAgent:
+class LLMBombAgent(BombAgent):
     kind = "llm"
 
     def __init__(self, name: str, llm: LLMClient, game_map: GameMap = DEFAULT_MAP, cutters=None, *,
@@ -189,7 +190,7 @@ class LLMBombAgent:
         return "\n".join(out)
 
     # --- acting ------------------------------------------------------------------------------------
-    def act(self, obs: dict, mask=None) -> tuple[int, str]:
+    def choose(self, obs: dict, mask=None) -> tuple[int, str]:
         self.stats["turns"] += 1
         self.update_beliefs(obs)
         user = f"Your observation is:\n{self.last_text}\n"
@@ -295,9 +296,6 @@ class LLMBombAgent:
         if target == here:
             return idx[("inspect", None)]
         return idx[("move", target)]
-
-    def observe_result(self, result: dict, message: str = "") -> None:
-        """Own action results arrive in the next observation's text; nothing else to do here."""
 
     # --- ToM ---------------------------------------------------------------------------------------
     def answer(self, q: dict) -> str:

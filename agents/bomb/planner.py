@@ -8,10 +8,11 @@ everything it can see is known to everyone ("Yes").
 
 from __future__ import annotations
 
+from belief.agents.bomb.common import BombAgent
 from belief.envs.bomb.map import action_table
 
 
-class PlannerAgent:
+class PlannerAgent(BombAgent):
     kind = "planner"
 
     def __init__(self, name: str, world=None, **_):
@@ -21,7 +22,7 @@ class PlannerAgent:
     def bind(self, world) -> None:
         self.world = world
 
-    def act(self, obs: dict, mask=None) -> tuple[int, str]:
+    def choose(self, obs: dict, mask=None) -> tuple[int, str]:
         w = self.world
         table = action_table(w.map.rooms)
         here = w.locations[self.name]
@@ -52,9 +53,6 @@ class PlannerAgent:
         else:
             target_room = target.room
         return table.index(("move", w.map.next_step(here, target_room))), ""
-
-    def observe_result(self, res: dict, message: str = "") -> None:
-        pass
 
     def answer(self, q: dict) -> str:
         return "Yes."

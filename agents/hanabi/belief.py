@@ -46,7 +46,7 @@ class HanabiBeliefAgent(HanabiPlayer):
             self.marked_keep.add(k)
 
     # --- acting -------------------------------------------------------------------------------------
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         hand = view["hands"][self.name]
         fw = view["fireworks"]
         counts = unseen_counts(view)

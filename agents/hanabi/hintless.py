@@ -20,7 +20,7 @@ class HanabiHintlessAgent(HanabiPlayer):
         super().__init__(name, partner)
         self.threshold = threshold
 
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         hand = view["hands"][self.name]
         counts = unseen_counts(view)
         # without hints every card of its hand looks alike: one probability, the newest card is played

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from belief.agents.protocol import AgentBase
 from belief.truth.checker import check
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
@@ -72,8 +73,10 @@ def focus(hand: list, touched: list, previously: set):
     return None
 
 
-class HanabiPlayer:
-    """Private trace, ToM answers and hint bookkeeping shared by the Hanabi agents."""
+class HanabiPlayer(AgentBase):
+    """Private trace, ToM answers and hint bookkeeping shared by the Hanabi agents; under the agent protocol
+    ``perceive`` also reads the last public move from ``info["obs"]`` (:meth:`note_move`), and ``act`` is
+    :meth:`choose` on the structured view and the action mask."""
 
     kind = "player"
 
@@ -87,12 +90,21 @@ class HanabiPlayer:
         self.marked_keep: set = set()       # cards a save clue pointed at
         self._seen_turn = -1
 
-    def perceive(self, events) -> None:
-        """Append the events this player perceived (``env.take_perceived(name)``) to its private trace."""
+    def perceive(self, events, info: dict | None = None) -> None:
+        """Append the events this player perceived (``env.take_perceived(name)``) to its private trace, then
+        read the last public move from its view (``info["obs"]``)."""
         for ev in events:
             self.private.append(ev.model_copy(update={"t": None}))
         if events:
             self._truth = None
+        if info is not None:
+            self.note_move(info["obs"])
+
+    def choose(self, view: dict, mask) -> int:  # pragma: no cover - every agent overrides it
+        raise NotImplementedError
+
+    def act(self, observation, info: dict) -> int:
+        return self.choose(info["obs"], info["action_mask"])
 
     def private_truth(self):
         if self._truth is None:

@@ -17,6 +17,7 @@ It never reads the world or the global trace.
 from __future__ import annotations
 
 from belief.agents.household import messages as msgs
+from belief.agents.protocol import AgentBase
 from belief.agents.household.memory import Record
 from belief.agents.household.mhp import Situation, Task, choose
 from belief.envs.household.environment import A_SEND, A_WAIT
@@ -24,8 +25,13 @@ from belief.envs.household.environment import A_SEND, A_WAIT
 PLAN_MEMORY = 15  # steps a partner's announced plan stays credible
 
 
-class HouseholdAgent:
+class HouseholdAgent(AgentBase):
+    """Under the agent protocol the env hands the perceived events over in ``info["perceived"]``: ``act``
+    takes them in (:meth:`take_in`) with the view, then plans; a message is part of the action
+    (``(A_SEND, text)``), so ``message()`` is None."""
+
     kind = "single"
+    prediction = None  # the partner's predicted subgoal at the last step (predicting agents set it)
 
     def __init__(self, name: str, task_info: dict):
         self.name = name
@@ -41,7 +47,7 @@ class HouseholdAgent:
         self.stats = {"messages": 0, "replans": 0}
 
     # --- perception ----------------------------------------------------------------------------
-    def perceive(self, info: dict, step: int) -> None:
+    def take_in(self, info: dict, step: int) -> None:
         self.record.feed(info.get("perceived") or (), step)
         view = info["view"]
         self.hands = tuple(view["hands"])
@@ -80,11 +86,12 @@ class HouseholdAgent:
     def decide(self, sit: Situation):
         return choose(self.task, sit)
 
-    def message(self, sit: Situation, subgoal) -> str | None:
+    def compose_message(self, sit: Situation, subgoal) -> str | None:
         return None
 
-    def act(self, info: dict, step: int):
-        self.perceive(info, step)
+    def act(self, observation, info: dict):
+        step = info["view"]["step"]
+        self.take_in(info, step)
         names = {n: i for i, n in enumerate(info["action_names"]) if n}
         mask = info["action_mask"]
         for _ in range(4):
@@ -99,7 +106,7 @@ class HouseholdAgent:
             self._repair(action)
         else:
             idx = A_WAIT
-        text = self.message(sit, subgoal)
+        text = self.compose_message(sit, subgoal)
         if text is not None:
             self.stats["messages"] += 1
             return (A_SEND, text)

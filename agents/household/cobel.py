@@ -116,7 +116,7 @@ class CoBelAgent(HouseholdAgent):
         return (again, act2) if again != subgoal else (subgoal, action)
 
     # --- messages: only what changes the partner's plan --------------------------------------------
-    def message(self, sit: Situation, subgoal) -> str | None:
+    def compose_message(self, sit: Situation, subgoal) -> str | None:
         if not self.talks or self.partner is None or self.record.step - self.last_sent < MIN_GAP:
             return None
         if self.record.partner_here():

@@ -28,7 +28,7 @@ class CoELAAgent(HouseholdAgent):
         self.sent_facts: frozenset = frozenset()
         self.sent_plan = None
 
-    def message(self, sit: Situation, subgoal) -> str | None:
+    def compose_message(self, sit: Situation, subgoal) -> str | None:
         if self.partner is None or self.record.step - self.last_sent < MIN_GAP:
             return None
         facts = frozenset((o, loc) for o, loc in sit.where.items() if object_class(o) in self.task.target_of)

@@ -11,27 +11,18 @@ from __future__ import annotations
 
 import random
 
-from belief.agents.maze.tracking import MazeTracker
+from belief.agents.maze.tracking import MazePlayer, MazeTracker
 from belief.envs.coordqa.questions import ec_answer
 from belief.envs.maze.world import DIRECTIONS, MOVES, STAY, USE
 
 
-class MazeBaselineAgent:
+class MazeBaselineAgent(MazePlayer):
     kind = "baseline"
 
     def __init__(self, name: str, partner: str, adversary: str, layout: dict, seed=0):
         self.name, self.adversary = name, adversary
         self.tracker = MazeTracker(name, partner, adversary, layout)
         self.rng = random.Random(f"baseline:{name}:{seed}")
-
-    def perceive(self, events) -> None:
-        self.tracker.feed(events)
-
-    def new_round(self) -> None:
-        pass
-
-    def message(self, view: dict):
-        return None
 
     def answer(self, q: dict) -> str:
         """ToM: egocentric; EC: its door map and the adversary where it last saw it (anywhere if never seen;
@@ -54,14 +45,14 @@ class MazeBaselineAgent:
 
 
 class CaptureBaselineAgent(MazeBaselineAgent):
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         thief = view["seen"].get(self.adversary)
         a = self._towards(view, thief, mask) if thief else None
         return a if a is not None else self._wander(mask)
 
 
 class EscapeBaselineAgent(MazeBaselineAgent):
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         if not view["active"]:
             return STAY
         if mask[USE]:

@@ -17,7 +17,7 @@ that keeps the killer farthest. When the killer is lost (more than three rooms p
 
 from __future__ import annotations
 
-from belief.agents.maze.tracking import MazeTracker
+from belief.agents.maze.tracking import MazePlayer, MazeTracker
 from belief.envs.coordqa.questions import ec_answer
 from belief.envs.maze.escape import KILLER_EVERY
 from belief.envs.maze.world import DIRECTIONS, MOVES, PRESS, STAY, USE, Maze, plan_first_actions
@@ -48,16 +48,13 @@ def outcomes(maze: Maze, room: str, mask) -> list:
     return out
 
 
-class MazeBeliefAgent:
+class MazeBeliefAgent(MazePlayer):
     kind = "belief"
 
     def __init__(self, name: str, partner: str, adversary: str, layout: dict):
         self.name, self.partner = name, partner
         self.tracker = MazeTracker(name, partner, adversary, layout)
         self.layout = layout
-
-    def perceive(self, events) -> None:
-        self.tracker.feed(events)
 
     def new_round(self) -> None:
         self.tracker.new_round()
@@ -69,7 +66,7 @@ class MazeBeliefAgent:
             return ec_answer(q, self.tracker.maze, self.tracker.possible)
         return self.tracker.answer(q)
 
-    def message(self, view: dict):
+    def compose_message(self, view: dict):
         """Share a sighting of the adversary (and where I am) with the partner."""
         adv = self.tracker.adversary
         if adv in view["seen"]:
@@ -91,7 +88,7 @@ class MazeBeliefAgent:
 
 
 class CaptureBeliefAgent(MazeBeliefAgent):
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         t = self.tracker
         room = view["room"]
         thief = t.adversary_known()
@@ -157,7 +154,7 @@ class EscapeBeliefAgent(MazeBeliefAgent):
 
     killer_every = KILLER_EVERY
 
-    def message(self, view: dict):
+    def compose_message(self, view: dict):
         """Where I am, and the killer when I see it (the partner plans its route and its role with both)."""
         if not view["active"]:
             return None
@@ -176,7 +173,7 @@ class EscapeBeliefAgent(MazeBeliefAgent):
         every = self.killer_every
         return lambda step: sum(1 for r in range(round_, round_ + step) if r % every == 0)
 
-    def act(self, view: dict, mask) -> int:
+    def choose(self, view: dict, mask) -> int:
         t = self.tracker
         room, maze = view["room"], t.maze
         if not view["active"]:

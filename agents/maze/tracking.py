@@ -6,6 +6,7 @@ ToM answers come from the general checker on the same private trace.
 
 from __future__ import annotations
 
+from belief.agents.protocol import AgentBase
 from belief.truth.checker import check
 from belief.envs.maze.world import Maze
 from belief.grading.questions import NO, YES, parse_fluent
@@ -101,4 +102,40 @@ class MazeTracker:
         return YES if holds and truth.knows_chain(chain, fluent) else NO
 
 
-__all__ = ["MazeTracker"]
+class MazePlayer(AgentBase):
+    """A maze player under the agent protocol: ``perceive`` starts a new round in its tracker when its view's
+    round moved on (the adversary may have moved) before it feeds the events; ``act`` decides the message
+    (:meth:`compose_message`) on the view it acts on, then the action (:meth:`choose`)."""
+
+    tracker: MazeTracker
+    _round = None
+    _outgoing = None
+
+    def perceive(self, events, info: dict | None = None) -> None:
+        if info is not None:
+            round_ = info["obs"]["round"]
+            if self._round is not None and round_ != self._round:
+                self.new_round()
+            self._round = round_
+        self.tracker.feed(events)
+
+    def new_round(self) -> None:
+        """The adversary moved (as far as this player knows)."""
+
+    def compose_message(self, view: dict):
+        """Facts for the partner (``{fluent: value}``), or None."""
+        return None
+
+    def choose(self, view: dict, mask) -> int:  # pragma: no cover - every agent overrides it
+        raise NotImplementedError
+
+    def act(self, observation, info: dict) -> int:
+        view = info["obs"]
+        self._outgoing = self.compose_message(view)
+        return self.choose(view, info["action_mask"])
+
+    def message(self):
+        return self._outgoing
+
+
+__all__ = ["MazePlayer", "MazeTracker"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, replace
 
+from belief.agents.protocol import AgentBase
 from belief.agents.transport.beliefs import (PLAN_MEMORY, BeliefState, available, contained, containers_available,
                                              current_plan, dist, explored_level, go_frames, initial_state,
                                              location_posterior, parse_plan, snapshot, update, value)
@@ -331,8 +332,11 @@ def decide(state: BeliefState, config: Config, planner, mask=None, names=None):
 # the agent: holds the state between steps, keeps the records the benchmark scores
 # ---------------------------------------------------------------------------------------------
 
-class TransportAgent:
+class TransportAgent(AgentBase):
     """A ``transport_v0`` agent parameterised by a :class:`Config` (see :data:`PRESETS`).
+
+    Under the agent protocol ``perceive`` takes in its view (``info["view"]``: what it saw and was told) and
+    ``act`` decides on the state so updated; a message is part of the action (``(A_SEND, text)``).
 
     Records (plain lists, read by the benchmark): ``decisions`` ``(frame, goal keys)``; ``predictions``
     ``(frame, teammate, predicted key)`` (the top of its predicted distribution at each decision);
@@ -348,16 +352,20 @@ class TransportAgent:
         self.yields: list = []
         self.detections = 0
 
-    def reset(self, task: dict):
+    def reset(self, task: dict | None = None):
         self.state = initial_state(self.name, task)
         self.decisions, self.predictions, self.yields, self.detections = [], [], [], 0
 
     def observe(self, view: dict):
         self.state = update(self.state, view, self.config)
 
-    def act(self, view: dict, mask, names):
-        """The env action for this observation: an index, or ``(index, text)`` for a message."""
-        self.observe(view)
+    def perceive(self, events, info: dict | None = None) -> None:
+        if info is not None:
+            self.observe(info["view"])
+
+    def act(self, observation, info: dict):
+        """The env action for the state its views built: an index, or ``(index, text)`` for a message."""
+        view, mask, names = info["view"], info["action_mask"], info["action_names"]
         if not view["idle"]:
             return 0
         s = predict(self.state, self.config, choose_goal if self.config.partner_model else None)

@@ -8,6 +8,7 @@ from typing import Optional
 from belief.agents.blocks.baseline import BlocksBaselineAgent
 from belief.agents.blocks.belief import BlocksBeliefAgent
 from belief.agents.blocks.oracle import BlocksOracle
+from belief.agents.protocol import Agent
 from belief.envs.blocks import environment as blocks_v0
 from belief.envs.blocks.tom import is_move, label, move_questions
 from belief.errors import BeliefError
@@ -25,7 +26,7 @@ class BlocksConfig:
     ask: bool = True                # ToM questions after every move
 
 
-def make_agent(kind: str, name: str, task):
+def make_agent(kind: str, name: str, task) -> Agent:
     if kind == "belief":
         return BlocksBeliefAgent(name)
     if kind == "baseline":
@@ -45,8 +46,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
     def update():
         nonlocal fed
         for name, ag in agents.items():
-            if hasattr(ag, "perceive"):
-                ag.perceive(e.take_perceived(name))
+            ag.perceive(e.take_perceived(name), e.infos.get(name))
         while fed < len(e.trace):
             ev = e.trace[fed]
             fed += 1
@@ -58,7 +58,8 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
     update()
     while e.agents and not all(e.terminations[a] or e.truncations[a] for a in e.agents):
         name = e.agent_selection
-        action, facts = agents[name].act(e.infos[name]["obs"], e.infos[name]["action_mask"])
+        action = agents[name].act(e.observe(name), e.infos[name])
+        facts = agents[name].message()
         if facts:
             e.say(facts)
         e.step(action)

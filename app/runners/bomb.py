@@ -19,19 +19,21 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from belief.agents.bomb.belief import BeliefAgent
+from belief.agents.protocol import Agent
 from belief.agents.bomb.planner import PlannerAgent
 from belief.agents.bomb.random_agent import RandomAgent
 from belief.envs.bomb import environment as bomb_v0
 from belief.envs.bomb.map import AGENTS
-from belief.envs.bomb.tom import LEVELS, QuestionStream
+from belief.envs.bomb.tom import QuestionStream
 from belief.errors import BeliefError
+from belief.grading.levels import LEVELS
 from belief.grading.report import grade_questions, level_question
 from belief.files.outputs import atomic_write_text, jsonl_text
 
 AGENT_KINDS = ("belief", "planner", "random", "llm")
 
 
-def make_agent(kind: str, name: str, env, seed):
+def make_agent(kind: str, name: str, env, seed) -> Agent:
     w = env.world
     if kind == "belief":
         return BeliefAgent(name, w.map, w.cutters)
@@ -68,11 +70,9 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
         return new
 
     def perceive():
-        # each agent's private trace: only what it perceived (agents without a tracker ignore it)
+        # what each agent perceived (its private trace) and its info (its own action's result)
         for a, ag in agents.items():
-            events = e.take_perceived(a)
-            if hasattr(ag, "perceive"):
-                ag.perceive(events)
+            ag.perceive(e.take_perceived(a), e.infos.get(a))
 
     def ask_all(new):
         perceive()
@@ -86,12 +86,9 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
         perceive()
         name = e.agent_selection
         ag = agents[name]
-        obs = e.infos[name]["obs"]
-        mask = e.infos[name]["action_mask"]
-        action, message = ag.act(obs, mask) if not isinstance(ag, BeliefAgent) else ag.act(obs)
-        e.say(message)
+        action = ag.act(e.observe(name), e.infos[name])
+        e.say(ag.message())
         e.step(action)
-        ag.observe_result(e.infos[name]["result"], message)
         ask_all(pump())
     ask_all(pump())
     if stream is not None:

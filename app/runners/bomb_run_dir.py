@@ -21,7 +21,7 @@ from typing import Callable
 
 from belief.app.runners.bomb import (EPISODE_COLUMNS, QUESTION_COLUMNS, BombConfig, accuracy, episode_files,
                                     episode_name, play_task)
-from belief.envs.bomb.tom import LEVELS
+from belief.grading.levels import LEVELS
 from belief.errors import BeliefError
 from belief.files.outputs import csv_text, jsonl_text
 from belief.app.runs.manifest import RunManifest, open_run, play_pending

@@ -36,8 +36,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     def update():
         nonlocal fed
         for name, ag in agents.items():
-            ag.perceive(e.take_perceived(name))
-            ag.note_move(e.infos[name]["obs"])
+            ag.perceive(e.take_perceived(name), e.infos[name])
         while fed < len(e.trace):
             ev = e.trace[fed]
             fed += 1
@@ -49,7 +48,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     update()
     while not all(e.terminations.values()):
         name = e.agent_selection
-        e.step(agents[name].act(e.infos[name]["obs"], e.infos[name]["action_mask"]))
+        e.step(agents[name].act(e.observe(name), e.infos[name]))
         update()
     out = e.metrics()
     out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})

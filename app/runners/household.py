@@ -49,19 +49,16 @@ def play_episode(config: dict, seed: int) -> dict:
     team = make_team(kind, infos[env.agents[0]]["task"])
     pred = [0, 0]
     world_acc = [0, 0]
-    step = 0
     while env.agents:
-        actions = {a: team[a].act(infos[a], step) for a in env.agents}
+        actions = {a: team[a].act(obs[a], infos[a]) for a in env.agents}
         for a, agent in team.items():
             for f, v in agent.record.snapshot().items():
                 world_acc[0] += v == _world_value(env.world, f)
                 world_acc[1] += 1
-            prediction = getattr(agent, "prediction", None)
-            if prediction is not None and agent.partner in team:
-                pred[0] += prediction == team[agent.partner].subgoal
+            if agent.prediction is not None and agent.partner in team:
+                pred[0] += agent.prediction == team[agent.partner].subgoal
                 pred[1] += 1
         obs, rewards, terms, truncs, infos = env.step(actions)
-        step += 1
     if config.get("trace"):
         env.trace.write(config["trace"])
     mis = {k: sum(ag.stats.get(k, 0) for ag in team.values()) for k in ("detections", "yields", "avoided_duplicates")}

@@ -19,13 +19,15 @@ from typing import Optional
 
 from belief.agents.maze.baseline import CaptureBaselineAgent, EscapeBaselineAgent
 from belief.agents.maze.belief import CaptureBeliefAgent, EscapeBeliefAgent
+from belief.agents.protocol import Agent
 from belief.envs.maze import capture as capture_v0
 from belief.envs.maze import escape as escape_v0
 from belief.envs.coordqa.questions import action_answer, ec_questions, jp_question, tom_questions
 from belief.envs.maze.environment import PLAYERS
 from belief.envs.maze.world import ACTION_NAMES
 from belief.errors import BeliefError
-from belief.grading.report import LEVELS, grade_trace
+from belief.grading.levels import LEVELS
+from belief.grading.report import grade_trace
 
 GAMES = {"capture": (capture_v0.raw_env, {"belief": CaptureBeliefAgent, "baseline": CaptureBaselineAgent}),
          "escape": (escape_v0.raw_env, {"belief": EscapeBeliefAgent, "baseline": EscapeBaselineAgent})}
@@ -40,7 +42,7 @@ class MazeConfig:
     max_rounds: Optional[int] = None   # default: the game's own
 
 
-def make_agents(config: MazeConfig, e, seed) -> dict:
+def make_agents(config: MazeConfig, e, seed) -> dict[str, Agent]:
     if config.game not in GAMES:
         raise BeliefError(f"unknown maze game {config.game!r}; expected one of {', '.join(GAMES)}")
     kinds = GAMES[config.game][1]
@@ -94,13 +96,13 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
     tom, plans, answers, jp_hits, jp_total = [], [], [], 0, 0
     asked: set = set()  # (round, player) of the JP questions asked
     for name, ag in agents.items():
-        ag.perceive(e.take_perceived(name))
+        ag.perceive(e.take_perceived(name), e.infos[name])
     while e.agents:
         name = e.agent_selection
         if e.terminations[name] or e.truncations[name]:
             e.step(None)
             continue
-        ag, view, mask = agents[name], e.infos[name]["obs"], e.infos[name]["action_mask"]
+        ag = agents[name]
         jp = None
         if config.ask_every and e.round % config.ask_every == 0 and (e.round, name) not in asked and e.active(name):
             if not any(r == e.round for r, _ in asked):
@@ -109,19 +111,16 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
             asked.add((e.round, name))
             # each player's JP question is about the state it acts in (after its partner's move)
             jp = jp_question(snapshot(e, config.game), name, len(e.trace) - 1, f"r{e.round}-{name}")
-        e.tell(ag.message(view))
-        action = ag.act(view, mask)
+        action = ag.act(e.observe(name), e.infos[name])
+        e.tell(ag.message())
         if jp is not None:
             plans.append(jp)
             jp_total += 1
             jp_hits += ACTION_NAMES[action] in jp.gold
             answers.append({"id": jp.id, "answer": action_answer(action)})
-        before = e.round
         e.step(action)
         for p, other in agents.items():
-            if e.round != before:
-                other.new_round()
-            other.perceive(e.take_perceived(p))
+            other.perceive(e.take_perceived(p), e.infos[p])
     out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "questions": len(tom),
            "jp_agreement": jp_hits / jp_total if jp_total else None}
     if tom or plans:

@@ -66,22 +66,19 @@ def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_pa
     task = infos[env.agents[0]]["task"]
     agents = make_agents(kind, env.agents, planner, llm=llm)
     llm_before = llm.report() if llm is not None and "cobel" in kind else None
-    for ag in agents.values():
+    for a, ag in agents.items():
         ag.reset(task)
+        ag.perceive((), infos.get(a))
     acc = {"world": [0, 0], "partner": [0, 0]}
     step = 0
     while env.agents and (max_steps is None or step < max_steps):
-        actions = {a: agents[a].act(infos[a]["view"], infos[a]["action_mask"], infos[a]["action_names"])
-                   for a in env.agents}
+        actions = {a: agents[a].act(obs[a], infos[a]) for a in env.agents}
         if step % SAMPLE_EVERY == 0:
             _score_beliefs(acc, agents, env)
         obs, rew, term, trunc, infos = env.step(actions)
         step += 1
-        last = not env.agents or (max_steps is not None and step >= max_steps)
-        if infos and last:  # only the final views: while the episode goes on, act() reads them
-            for a, ag in agents.items():
-                if infos.get(a) is not None:
-                    ag.observe(infos[a]["view"])
+        for a, ag in agents.items():
+            ag.perceive((), infos.get(a))
     _score_beliefs(acc, agents, env)
     if trace_path:
         env.trace.write(trace_path)

@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from belief.grading.answers import read_place, read_yes_no
+from belief.grading.levels import LEVEL_TITLES, LEVELS, level_chain
 from belief.truth.checker import check
 from belief.grading.questions import (GIVEN, NO, YES, GradingError, Question, check_question, correct_answers,
                                     place_candidates)
 from belief.truth.ground import GroundTruth
 
-LEVELS = ("introspection", "first_order", "second_order")
-LEVEL_TITLES = {"introspection": "Introspection", "first_order": "1st-order", "second_order": "2nd-order"}
 UNREADABLE, MISSING = "unreadable", "missing"
 #: the columns of a graded question row (JSONL keys, CSV header)
 ROW_COLUMNS = ("episode", "id", "kind", "category", "order", "level", "template", "agent", "chain", "fluent", "time",
@@ -209,10 +208,6 @@ def _answer_id(qid, where) -> str:
     raise GradingError(f"an answer id must be a string: {where!r}")
 
 
-_LEVEL_CHAINS = {"introspection": lambda asked, target: (asked,), "first_order": lambda asked, target: (target,),
-                 "second_order": lambda asked, target: (target, asked)}
-
-
 def level_question(d) -> Question:
     """A question that carries its exact answer (an object or dict with ``id``, ``level``, ``answer`` (bool),
     optionally ``asked`` / ``target`` / ``template`` / ``text``) as a ``given`` yes/no question; its chain
@@ -224,7 +219,7 @@ def level_question(d) -> Question:
     if not isinstance(d.get("answer"), bool):
         raise GradingError(f"question {d.get('id')}: its exact 'answer' must be true or false")
     asked, target = d.get("asked"), d.get("target")
-    chain = tuple(x for x in _LEVEL_CHAINS[level](asked, target) if x is not None)
+    chain = tuple(x for x in level_chain(level, asked, target) if x is not None)
     return Question(id=str(d["id"]), kind=GIVEN, chain=chain, fluent=None, level=level, agent=asked,
                     template=d.get("template"), text=d.get("text"), gold=(YES if d["answer"] else NO,),
                     answer_type="yes_no")

@@ -8,7 +8,10 @@ from belief.truth.filter import PrivateTrace
 
 class PerceptionLog:
     """Mixin for environments with a global ``self.trace``: call ``_start_perception(agents)`` on reset, log
-    events with ``_log``, and let agents read their private traces through ``take_perceived``."""
+    events with ``_log``, and let agents read their private traces through ``take_perceived``. With
+    ``record_trace`` false (a benchmark that needs no trace) nothing is logged or perceived."""
+
+    record_trace = True
 
     def _start_perception(self, agents) -> None:
         self._filters = {a: PrivateTrace(a) for a in agents}
@@ -16,7 +19,7 @@ class PerceptionLog:
 
     def _log(self, ev):
         """Append ``ev`` (None: nothing) to the global trace; each agent's filter keeps what it perceived."""
-        if ev is None:
+        if ev is None or not self.record_trace:
             return None
         ev = self.trace.append(ev)
         for a, flt in self._filters.items():

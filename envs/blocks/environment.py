@@ -22,16 +22,16 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.blocks.events import (f_inventory, f_owner, f_target, inventory_change_events, message_event,
                                        move_event, setup_events)
 from belief.envs.blocks.tasks import generate
 from belief.envs.blocks.text import END, MESSAGE, N_ACTIONS, PLACE0, REMOVE0, BlockMove, decode, fact_text, render
 from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, Task, World, balance, optimal_balance
-from belief.envs.base.perception import PerceptionLog
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
 
 TEXT_MAX = 4096
@@ -44,7 +44,13 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(TextSpaces, PerceptionLog, AECEnv):
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
+
+
+class raw_env(TurnBasedTextEnv):
     metadata = {"name": "blocks_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     OBS_BOX = (0, 64, (OBS_LEN,), np.int64)
@@ -73,13 +79,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self.task = task or generate(self._seed or 0, self.family)
         self.world = World.start(self.task)
         self._rng = random.Random(f"coblock-slip:{self._seed}")
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._selector = AgentSelector(self.agents)
-        self.agent_selection = self._selector.reset()
+        self._start_episode()
         self.turn = 0
         self.end_reason = None
         self.slips = 0
@@ -87,15 +87,11 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self._pending: dict = {a: None for a in self.agents}
         self._inbox: dict = {a: [] for a in self.agents}
         self._last: dict = {a: "" for a in self.agents}
-        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": "blocks_v0", "seed": self._seed, "agents": list(AGENTS),
                                  "task": self.task.to_json(), "slip": self.slip, "max_rounds": self.max_rounds})
         for ev in setup_events(self.task, "setup"):
             self._log(ev)
         self._refresh_infos()
-
-    def close(self):
-        pass
 
     @property
     def round(self) -> int:
@@ -146,10 +142,9 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     # --- stepping ----------------------------------------------------------------------------------
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if self._dead_step(action):
             return
+        agent = self.agent_selection
         if not self.mask(agent)[int(action)]:
             raise ValueError(f"illegal action {int(action)} for {agent}: {decode(action).describe()}")
         move = decode(action)
@@ -199,10 +194,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     def _check_end(self, agent: str) -> None:
         done = self.world.complete()
-        for a in self.agents:
-            self.rewards[a] = 1 if done else 0
-        self._cumulative_rewards[agent] = 0
-        self._accumulate_rewards()
+        self._reward_everyone(1 if done else 0, agent)
         reason = None
         if done:
             reason = "complete"
@@ -213,11 +205,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         if reason is None:
             return
         self.end_reason = reason
-        for a in self.agents:
-            if reason == "round limit":
-                self.truncations[a] = True
-            else:
-                self.terminations[a] = True
+        self._end_episode(truncated=reason == "round limit")
         self._log(Action(name="end_of_episode", visible_to=(), source="end", params={"reason": reason, **self.metrics()}))
 
     # --- metrics & rendering -----------------------------------------------------------------------
@@ -238,4 +226,4 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         return text
 
 
-__all__ = ["env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]
+__all__ = ["env", "parallel_env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

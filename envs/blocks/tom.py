@@ -21,8 +21,8 @@ from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion
 from belief.envs.blocks.events import f_inventory, f_target
 from belief.envs.blocks.world import AGENTS, COLOURS, cell_text
+from belief.grading.levels import LEVELS, level_chain
 
-LEVELS = ("introspection", "first_order", "second_order")
 TEMPLATES = ("target", "inventory")
 
 
@@ -44,14 +44,10 @@ def question_fluent(template: str, subject) -> tuple:
     return f_target(tuple(subject)) if template == "target" else f_inventory(subject[0], subject[1])
 
 
-def chain_of(level: str, asked: str, target: str) -> tuple:
-    return {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
-
-
 def answer(truth, q, at: Optional[int] = None) -> bool:
     """The exact answer of a question (dict or BlocksQuestion) from a GroundTruth, global or private."""
     d = q if isinstance(q, dict) else asdict(q)
-    return truth.knows_chain(chain_of(d["level"], d["asked"], d["target"]),
+    return truth.knows_chain(level_chain(d["level"], d["asked"], d["target"]),
                              question_fluent(d["template"], d["subject"]), at)
 
 
@@ -104,5 +100,5 @@ def questions(trace, seed=None) -> list[BlocksQuestion]:
                                    lambda ev: move_questions(ev, trace.meta, seed), answer)
 
 
-__all__ = ["BlocksQuestion", "LEVELS", "TEMPLATES", "answer", "chain_of", "question_fluent", "question_text",
+__all__ = ["BlocksQuestion", "LEVELS", "TEMPLATES", "answer", "level_chain", "question_fluent", "question_text",
            "is_move", "move_questions", "label", "questions"]

@@ -36,8 +36,7 @@ from copy import deepcopy
 from collections import defaultdict
 
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 
 from belief.envs.bomb.map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
@@ -45,8 +44,8 @@ from belief.envs.bomb.map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_l
 from belief.envs.bomb.events import (defusal_events, delivery_event, possible_change_event, room_view_events,
                                      sequence_seen_events, setup_events, f_at, room_id)
 from belief.envs.bomb.text import format_messages, parse_message_facts
-from belief.envs.base.perception import PerceptionLog
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Effect, Trace
 
 TEXT_MAX = 8192
@@ -99,7 +98,7 @@ def parallel_env(**kwargs):
     return _ParallelBomb(env(**kwargs))
 
 
-class raw_env(TextSpaces, PerceptionLog, AECEnv):
+class raw_env(TurnBasedTextEnv):
     metadata = {"name": "bomb_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     OBS_BOX = (0, 255, (OBS_LEN,), np.int64)
@@ -133,14 +132,8 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
             self.world = deepcopy(options["world"])
         else:
             self.world = World.generate(self._seed, random_maps=options.get("random_maps", self.random_maps))
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self._start_episode()
         self.infos = {a: {} for a in self.agents}
-        self._selector = AgentSelector(self.agents)
-        self.agent_selection = self._selector.reset()
         self.round = 1
         self.turn = 0
         self.valid_actions = 0
@@ -162,7 +155,6 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self._views: dict[str, dict] = {}
         w = self.world
         self._seq_history = {b.id: [tuple(b.remaining)] for b in w.bombs.values()}
-        self._start_perception(self.agents)
         self.trace = Trace(meta={
             "env": "bomb_v0", "seed": self._seed, "random_maps": bool(options.get("random_maps", self.random_maps)),
             "map": w.map.to_json(), "agents": list(AGENTS), "cutters": {a: list(c) for a, c in w.cutters.items()},
@@ -172,9 +164,6 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         for ev in setup_events(w, "setup"):
             self._log(ev)
         self._begin_turn()
-
-    def close(self):
-        pass
 
     # --- the trace (logging and perception: PerceptionLog) ----------------------------------------
     def _source(self, phase: str) -> str:
@@ -260,10 +249,9 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     # --- stepping --------------------------------------------------------------------------------
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if self._dead_step(action):
             return
+        agent = self.agent_selection
         w = self.world
         action = int(action)
         self._world_before = deepcopy(w)  # what teammates could reason about when they saw the action
@@ -324,10 +312,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
                 self._witnessed[a].append({"turn": self.turn, "bomb": out.bomb, "room": out.frm, "actor": agent})
         self._round_outputs.append((agent, action, message))
         # rewards: the team score gained, to everyone
-        for a in self.agents:
-            self.rewards[a] = out.points
-        self._cumulative_rewards[agent] = 0
-        self._accumulate_rewards()
+        self._reward_everyone(out.points, agent)
         self.turn += 1
         ended = self._check_end(last_of_round=self._selector.is_last())
         if not ended:
@@ -378,11 +363,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         if reason is None:
             return False
         self.end_reason = reason
-        for a in self.agents:
-            if reason == "round limit":
-                self.truncations[a] = True
-            else:
-                self.terminations[a] = True
+        self._end_episode(truncated=reason == "round limit")
         self._log(Action(name="end", visible_to=(), source=self._source("end"),
                          params={"round": self.round, "reason": reason, "score": w.score, "turn": self.turn,
                                  **self.metrics()}))

@@ -12,17 +12,16 @@ from __future__ import annotations
 from belief.envs.bomb.events import f_last_defuser, turn_value
 from belief.envs.bomb.map import AGENTS
 from belief.envs.bomb.tom import questions, template_fluent
+from belief.grading.levels import level_chain
 from belief.grading.questions import Question
 from belief.grading.report import GradeReport, Report, grade_trace, read_jsonl
 from belief.truth.trace import Trace
 
-_CHAINS = {"introspection": lambda asked, target: (asked,), "first_order": lambda asked, target: (target,),
-           "second_order": lambda asked, target: (target, asked)}
 
 
 def general_question(q, n_agents: int = len(AGENTS)) -> Question:
     """A :class:`belief.envs.bomb.tom.Question` as a general :class:`~belief.grading.questions.Question`."""
-    chain = _CHAINS[q.level](q.asked, q.target)
+    chain = level_chain(q.level, q.asked, q.target)
     fluent, values = template_fluent(q.template, q.subject), None
     if q.variant == "you_changed":  # "is X aware that you changed Bomb b": you defused it last, and X knows who
         chain, fluent, values = (q.target,), f_last_defuser(q.subject), (q.asked,)

@@ -41,9 +41,9 @@ from belief.envs.bomb.events import f_changed, f_contents, f_in, f_last_defusal,
 from belief.envs.bomb.map import AGENTS, bomb_name, room_name
 from belief.envs.base.labels import LabelledQuestion
 from belief.errors import TraceError
+from belief.grading.levels import LEVELS, level_chain
 from belief.truth.trace import Trace
 
-LEVELS = ("introspection", "first_order", "second_order")
 TEMPLATES = ("contents", "changed", "just_defused", "sequence")
 SETS = ("study", "probe")
 ACTION_NAMES = ("move", "inspect", "apply", "unrecognised")
@@ -114,8 +114,7 @@ def answer(truth, level: str, asked: str, target: str, template: str, subject: i
                 and truth.knows_chain((target,), f_last_defuser(subject), at))
     if not fact_holds(truth, template, subject, turn, at, n_agents):
         return False
-    chain = {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
-    return truth.knows_chain(chain, template_fluent(template, subject), at)
+    return truth.knows_chain(level_chain(level, asked, target), template_fluent(template, subject), at)
 
 
 def _turn_of(ev) -> Optional[int]:

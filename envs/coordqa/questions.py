@@ -22,6 +22,7 @@ import random
 import re
 
 from belief.envs.maze.world import ACTION_NAMES, DIRECTIONS, Maze, plan_first_actions
+from belief.grading.levels import level_chain
 from belief.grading.questions import GIVEN, NO, YES, Question
 
 CATEGORIES = ("EC", "ToM", "JP")
@@ -39,25 +40,27 @@ def tom_questions(state: dict, asked: str, partner: str, t: int, prefix: str, rn
     """Three general questions for ``asked`` about ``partner`` after event ``t``, one per level."""
     adv = state["adversary"]
     name, adv_name = partner.capitalize(), f"the {adv}"
+    intro_chain, first_chain, second_chain = (level_chain(lvl, asked, partner)
+                                              for lvl in ("introspection", "first_order", "second_order"))
     if rng.random() < 0.5:
-        intro = Question(f"{prefix}-intro", "value", (asked,), ("at", partner), t, template="partner_location",
+        intro = Question(f"{prefix}-intro", "value", intro_chain, ("at", partner), t, template="partner_location",
                          agent=asked, level="introspection", category="ToM", text=f"Where do you think {name} is?")
     else:
-        intro = Question(f"{prefix}-intro", "value", (asked,), ("at", adv), t, template="adversary_location",
+        intro = Question(f"{prefix}-intro", "value", intro_chain, ("at", adv), t, template="adversary_location",
                          agent=asked, level="introspection", category="ToM",
                          text=f"Where do you think {adv_name} is?")
     maze: Maze = state["maze"]
     if rng.random() < 0.5:
         door = rng.choice(sorted(maze.doors))
         value = "open" if maze.open[door] else "closed"
-        first = Question(f"{prefix}-first", "knows", (partner,), ("door", door), t, values=(value,),
+        first = Question(f"{prefix}-first", "knows", first_chain, ("door", door), t, values=(value,),
                          template="door_state", agent=asked, level="first_order", category="ToM",
                          text=f"Does {name} know that {door} is {value}?")
     else:
-        first = Question(f"{prefix}-first", "value", (partner,), ("at", adv), t, template="adversary_location",
+        first = Question(f"{prefix}-first", "value", first_chain, ("at", adv), t, template="adversary_location",
                          agent=asked, level="first_order", category="ToM",
                          text=f"Where does {name} think {adv_name} is?")
-    second = Question(f"{prefix}-second", "value", (partner, asked), ("at", adv), t, template="adversary_location",
+    second = Question(f"{prefix}-second", "value", second_chain, ("at", adv), t, template="adversary_location",
                       agent=asked, level="second_order", category="ToM",
                       text=f"Where does {name} think you think {adv_name} is?")
     return [intro, first, second]

@@ -20,14 +20,14 @@ The reward is the score change (a final loss of all lives takes the score to 0).
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+from pettingzoo.utils import wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.hanabi.events import hint_events, reveal_events, setup_events
 from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
                                       HINT_COLOUR)
-from belief.envs.base.perception import PerceptionLog
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
 
 TEXT_MAX = 4096
@@ -39,7 +39,13 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
-class raw_env(TextSpaces, PerceptionLog, AECEnv):
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
+
+
+class raw_env(TurnBasedTextEnv):
     metadata = {"name": "hanabi_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     OBS_BOX = (0, 50, (OBS_LEN,), np.int64)
@@ -59,13 +65,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
             self._seed = seed
         self.game = Game.new(self._seed)
         g = self.game
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._selector = AgentSelector(self.agents)
-        self.agent_selection = self._selector.reset()
+        self._start_episode()
         #: the public hint history: card -> colours / ranks that hints have ruled out
         self.not_colour: dict[int, set] = {}
         self.not_rank: dict[int, set] = {}
@@ -73,15 +73,11 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self.known_rank: dict[int, int] = {}
         self.last_move: str = ""
         self._last_public: dict | None = None
-        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": "hanabi_v0", "seed": self._seed, "agents": list(PLAYERS),
                                  "colours": list(COLOURS), "ranks": list(RANKS)})
         for ev in setup_events(sorted(g.cards.values(), key=lambda c: c.id), g.hands, "setup"):
             self._log(ev)
         self._refresh_infos()
-
-    def close(self):
-        pass
 
     # --- observation -------------------------------------------------------------------------------
     def observe(self, agent):
@@ -134,10 +130,9 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     # --- stepping ----------------------------------------------------------------------------------
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if self._dead_step(action):
             return
+        agent = self.agent_selection
         g = self.game
         before = g.score()
         move = Move.of(action)
@@ -159,15 +154,11 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self._last_public = {"player": agent, "kind": move.kind, "index": move.index,
                              "touched": list(out.touched), "success": out.success,
                              "card": out.card.id if out.card else None}
-        for a in self.agents:
-            self.rewards[a] = g.score() - before
-        self._cumulative_rewards[agent] = 0
-        self._accumulate_rewards()
+        self._reward_everyone(g.score() - before, agent)
         if g.over:
             self._log(Action(name="end", visible_to=(), source="end",
                              params={"reason": g.end_reason, **self.metrics()}))
-            for a in self.agents:
-                self.terminations[a] = True
+            self._end_episode(truncated=False)
         self.agent_selection = self._selector.next()
         self._refresh_infos()
         if self.render_mode == "human":
@@ -211,4 +202,4 @@ def global_trace(seed, actions) -> Trace:
     return e.trace
 
 
-__all__ = ["env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX"]
+__all__ = ["env", "parallel_env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX"]

@@ -22,8 +22,8 @@ from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.rules import COLOURS, PLAYERS, RANKS
+from belief.grading.levels import LEVELS, level_chain
 
-LEVELS = ("introspection", "first_order", "second_order")
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
 
 
@@ -51,10 +51,6 @@ def question_fluent(template: str, card: int, value: str = "") -> tuple:
     if template == "is_colour":
         return f_has_colour(card, value)
     return f_has_rank(card, int(value))
-
-
-def level_chain(level: str, asked: str, target: str) -> tuple:
-    return {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
 
 
 def answer(truth, q, at: Optional[int] = None) -> bool:

@@ -51,15 +51,13 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs.household import world as hw
 from belief.envs.household.text import parse_message_facts, render_view
-from belief.envs.base.perception import PerceptionLog
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import ParallelTextEnv
 from belief.envs.base.tokens import count_tokens
-from belief.truth.filter import PrivateTrace
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
 
 AGENT_NAMES = ("alice", "bob")
@@ -92,7 +90,7 @@ def put_name(hand: int, receptacle: str, kind: str) -> str:
     return f"put hand {hand} {'on' if kind == hw.SURFACE else 'in'} {receptacle}"
 
 
-class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
+class raw_env(ParallelTextEnv):
     metadata = {"name": "household_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
     OBS_BOX = (0.0, 1.0, (OBS_LEN,), np.float32)
@@ -130,7 +128,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         w = self.world
         if len(w.objects) > MAX_OBJECTS or len(w.furniture) > MAX_RECEPTACLES:
             raise ValueError("world too large for the action slots")
-        self.agents = list(self.possible_agents)
+        self._start_episode()
         self.steps = 0
         self.done_step = None
         self.messages_sent = {a: 0 for a in self.agents}
@@ -140,7 +138,6 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         self._walking = {a: None for a in self.agents}  # (destination, steps walked so far)
         self._inbox = {a: [] for a in self.agents}
         self._record = {a: {} for a in self.agents}  # what each agent last saw/was told of in(o)
-        self._start_perception(self.agents)
         self.rooms = list(w.rooms)
         self.receptacles = sorted(w.furniture)
         self.action_names = self._action_names()
@@ -295,7 +292,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
 
     def step(self, actions):
         if not self.agents:
-            return {}, {}, {}, {}, {}
+            return self._over()
         w = self.world
         before = self._progress()
         order = self.agents if self.steps % 2 == 0 else self.agents[::-1]
@@ -329,14 +326,10 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         reward = float(self._progress() - before)
         obs = {a: self._obs(a) for a in self.agents}
         infos = {a: self._info(a) for a in self.agents}
-        rewards = {a: reward for a in self.agents}
-        terms = {a: done for a in self.agents}
-        truncs = {a: trunc for a in self.agents}
-        if done or trunc:
-            self.agents = []
+        result = self._step_result(obs, infos, reward, done, trunc)
         if self.render_mode == "human":
             print(self.render())
-        return obs, rewards, terms, truncs, infos
+        return result
 
     def _progress(self) -> int:
         w = self.world
@@ -457,9 +450,6 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
             held = [o for o in w.held[a] if o]
             lines.append(f"  {a}: {w.agent_room[a]}, holding {', '.join(held) or 'nothing'}")
         return "\n".join(lines)
-
-    def close(self):
-        pass
 
 
 __all__ = ["AGENT_NAMES", "N_ACTIONS", "env", "parallel_env", "put_name", "raw_env"]

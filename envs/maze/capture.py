@@ -14,6 +14,7 @@ import random
 
 from pettingzoo.utils import wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.maze.environment import PLAYERS, MazeEnv, global_trace as _global_trace
 from belief.envs.maze.world import generate, place
 
@@ -70,8 +71,14 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
+
+
 def global_trace(seed, actions, **kwargs):
     return _global_trace(raw_env, seed, actions, **kwargs)
 
 
-__all__ = ["env", "raw_env", "global_trace", "flee", "THIEF", "SIGHT"]
+__all__ = ["env", "parallel_env", "raw_env", "global_trace", "flee", "THIEF", "SIGHT"]

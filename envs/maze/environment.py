@@ -24,15 +24,13 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
 
 from belief.envs.maze.events import (door_value, f_at, move_event, press_event, public_event, setup_events,
                                      tell_event, view_event)
 from belief.envs.maze.world import (ACTION_NAMES, DIRECTIONS, MOVES, N_ACTIONS, PRESS, STAY, USE, Maze,
                                     room_index)
-from belief.envs.base.perception import PerceptionLog
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.errors import BeliefError
 from belief.truth.trace import Trace
 
@@ -45,7 +43,7 @@ class MazeError(BeliefError):
     """A bad message or configuration for a maze game."""
 
 
-class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
+class MazeEnv(TurnBasedTextEnv):
     """Subclasses set ``metadata``, ``adversary`` and implement :meth:`new_maze`, :meth:`adversary_move`,
     :meth:`use`, :meth:`outcome` and :meth:`metrics`."""
 
@@ -104,16 +102,9 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
         self.round = 0
         self.end_reason = None
         self._rng = random.Random(f"{self.metadata['name']}:adversary:{self._seed}")
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._selector = AgentSelector(self.agents)
-        self.agent_selection = self._selector.reset()
+        self._start_episode()
         self._message: dict | None = None
         self.messages = 0
-        self._start_perception(self.agents)
         self.trace = Trace(meta={"env": self.metadata["name"], "seed": self._seed, "agents": list(PLAYERS),
                                  "adversary": self.adversary, **self.layout_meta()})
         for ev in setup_events(self.maze, PLAYERS, self.entities, "setup"):
@@ -129,9 +120,6 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
     @property
     def entities(self) -> tuple:
         return PLAYERS + (self.adversary,)
-
-    def close(self):
-        pass
 
     # --- the trace, and what each player perceived ---------------------------------------------------
     def _look(self, room: str, source: str) -> None:
@@ -216,10 +204,9 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
 
     # --- stepping ------------------------------------------------------------------------------------
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if self._dead_step(action):
             return
+        agent = self.agent_selection
         action = int(action)
         if not self.legal(agent)[action]:
             action = STAY  # an illegal action is a no-op (the mask says which are legal)
@@ -283,10 +270,7 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
         self._log(public_event("end", PLAYERS, {}, "end", {"reason": self.end_reason, **self.metrics()}))
         for a in self.agents:
             self.rewards[a] = reward
-            if self.end_reason == "turn limit":
-                self.truncations[a] = True
-            else:
-                self.terminations[a] = True
+        self._end_episode(truncated=self.end_reason == "turn limit")
 
     def reward(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pettingzoo.utils import wrappers
 
+from belief.envs.base.parallel import turn_based_parallel
 from belief.envs.maze.environment import PLAYERS, MazeEnv, MazeError, global_trace as _global_trace
 from belief.envs.maze.events import eff, f_at, public_event
 from belief.envs.maze.world import USE, generate, place, plan_first_actions
@@ -160,9 +161,15 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
+def parallel_env(**kwargs):
+    """The parallel form: one turn per step, only the active agent's action is applied
+    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
+    return turn_based_parallel(env(**kwargs))
+
+
 def global_trace(seed, actions, **kwargs):
     return _global_trace(raw_env, seed, actions, **kwargs)
 
 
-__all__ = ["env", "raw_env", "global_trace", "hunt", "KILLER", "REPAIRS", "SIGHT", "KILLER_EVERY", "START_GAP", "GENERATOR", "EXIT", "OUTSIDE",
+__all__ = ["env", "parallel_env", "raw_env", "global_trace", "hunt", "KILLER", "REPAIRS", "SIGHT", "KILLER_EVERY", "START_GAP", "GENERATOR", "EXIT", "OUTSIDE",
            "F_REPAIRS", "F_GATE", "f_status", "USE"]

@@ -51,10 +51,10 @@ sent)``), ``action_mask`` and ``action_names``. ``env.metrics()`` gives the epis
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo import ParallelEnv
 
 from belief.envs.transport import world as tw
-from belief.envs.base.spaces import TextSpaces, printable
+from belief.envs.base.spaces import printable
+from belief.envs.base.text_env import ParallelTextEnv
 from belief.envs.base.tokens import count_tokens
 from belief.errors import BeliefError
 from belief.logic.formula import Atom
@@ -85,7 +85,7 @@ def parallel_env(**kwargs):
     return raw_env(**kwargs)
 
 
-class raw_env(TextSpaces, ParallelEnv):
+class raw_env(ParallelTextEnv):
     """``episode``: a fixed episode index (0-23); ``world_seed``: a generated world
     (:func:`belief.envs.transport.world.generated_spec`, which also sets the number of agents); otherwise
     ``seed``/``family``/``capacity`` pick a world of the fixed episodes' generator. ``n_agents`` (1-4)
@@ -156,7 +156,7 @@ class raw_env(TextSpaces, ParallelEnv):
             w.searched.setdefault(a, {})
         meta.update(env="transport_v0", family=w.family, capacity=w.capacity, agents=self.possible_agents,
                     targets=len(w.targets), rooms=len(w.rooms))
-        self.agents = list(self.possible_agents)
+        self._start_episode()
         self.now = 0
         self.steps = 0
         self.busy_until = {a: 0 for a in self.agents}
@@ -225,11 +225,7 @@ class raw_env(TextSpaces, ParallelEnv):
         except ValueError:
             raise ValueError(f"no action {name!r} in this episode") from None
 
-    # --- trace and perception --------------------------------------------------------------------
-    def _log(self, event):
-        if self.record_trace:
-            self.trace.append(event)
-
+    # --- trace and perception (the global trace and each agent's perceptions: PerceptionLog) -------
     def present(self, room: str) -> tuple:
         return tuple(a for a in self.agents if self.room[a] == room)
 
@@ -381,7 +377,7 @@ class raw_env(TextSpaces, ParallelEnv):
 
     def step(self, actions):
         if not self.agents:
-            return {}, {}, {}, {}, {}
+            return self._over()
         self.steps += 1
         w = self.world
         before = len(w.on_bed())
@@ -424,18 +420,14 @@ class raw_env(TextSpaces, ParallelEnv):
         trunc = truncated_by_budget or self.now >= self.budget or self.steps >= self.max_steps
         obs = {a: self._obs(a) for a in self.agents}
         infos = {a: self._info(a) for a in self.agents}
-        rewards = {a: reward for a in self.agents}
-        terms = {a: done for a in self.agents}
-        truncs = {a: (trunc and not done) for a in self.agents}
         for a in self.agents:
             self._events[a] = []
             self._inbox[a] = []
             self._feedback[a] = None
-        if done or trunc:
-            self.agents = []
+        result = self._step_result(obs, infos, reward, done, trunc and not done)
         if self.render_mode == "human":
             print(self.render())
-        return obs, rewards, terms, truncs, infos
+        return result
 
     def _complete(self, a: str, idx: int, text: str):
         name = self.action_names[idx]
@@ -590,9 +582,6 @@ class raw_env(TextSpaces, ParallelEnv):
         for a in self.possible_agents:
             lines.append(f"  {a}: {self.room[a]}, holding {', '.join(self.held[a]) or 'nothing'}")
         return "\n".join(lines)
-
-    def close(self):
-        pass
 
 
 def _with_agents(spec, n: int) -> tw.World:

@@ -55,7 +55,8 @@ def test_self_verification_rejects_then_accepts(fake, client_for):
               "Action selection: Move to Room 3. Message to Team: \"\"",
               "Action selection: Inspect Bomb. Message to Team: \"Room 6 contains Bomb 2.\"")
     agent = LLMBombAgent("alpha", client_for(fake), e.world.map, e.world.cutters)
-    action, message = agent.act(e.infos["alpha"]["obs"], e.infos["alpha"]["action_mask"])
+    action = agent.act(e.observe("alpha"), e.infos["alpha"])
+    message = agent.message()
     assert fake.count == 3 and agent.stats["verify_rejections"] == 2
     assert agent.table[action] == ("inspect", None) and message == "Room 6 contains Bomb 2."
     second = fake.requests[1]["messages"][-1]["content"]
@@ -71,12 +72,12 @@ def test_verification_budget_is_bounded_then_falls_back(fake, client_for):
     e.reset()
     fake.default = "I would like to dance."
     agent = LLMBombAgent("alpha", client_for(fake), e.world.map, e.world.cutters, verify_rounds=2)
-    action, _ = agent.act(e.infos["alpha"]["obs"], e.infos["alpha"]["action_mask"])
+    action = agent.act(e.observe("alpha"), e.infos["alpha"])
     assert fake.count == 3 and agent.stats["fallbacks"] == 1
     assert e.infos["alpha"]["action_mask"][action] == 1  # the fallback is a valid action
     # without verification an unusable reply is one invalid turn, after one request
     agent2 = LLMBombAgent("alpha", client_for(fake), e.world.map, e.world.cutters, verify=False)
-    action2, _ = agent2.act(e.infos["alpha"]["obs"], e.infos["alpha"]["action_mask"])
+    action2 = agent2.act(e.observe("alpha"), e.infos["alpha"])
     assert action2 == len(agent2.table) - 1 and fake.count == 4
 
 

@@ -100,6 +100,7 @@ def test_llm_agent_turn_is_a_valid_action(llm):
     e = bomb_v0.raw_env(seed=0)
     e.reset()
     agent = LLMBombAgent("alpha", llm, e.world.map, e.world.cutters, verify_rounds=1, history_turns=0)
-    action, message = agent.act(e.infos["alpha"]["obs"], e.infos["alpha"]["action_mask"])
+    action = agent.act(e.observe("alpha"), e.infos["alpha"])
+    message = agent.message()
     assert e.infos["alpha"]["action_mask"][action] == 1
     assert agent.stats["llm_calls"] <= 2

@@ -33,7 +33,8 @@ def test_the_agent_tells_only_what_the_partner_lacks():
     while e.agent_selection != needy:
         e.step(0)
     agent.perceive(e.take_perceived(needy))
-    action, facts = agent.act(e.infos[needy]["obs"], e.infos[needy]["action_mask"])
+    action = agent.act(e.observe(needy), e.infos[needy])
+    facts = agent.message()
     assert action == 2 and facts
     lacking = {s.cell for s in task.plan if task.owner(s.cell) == needy and s.builder != needy}
     told = {f[1] for f, _ in facts if f[0] == "target"}

@@ -92,12 +92,12 @@ def test_belief_agents_expose_their_beliefs_as_a_typed_store():
     seen_first_order = 0
     for _ in range(12):
         for a, ag in agents.items():
-            ag.perceive(e.take_perceived(a))
+            ag.perceive(e.take_perceived(a), e.infos[a])
         name = e.agent_selection
-        action, message = agents[name].act(e.infos[name]["obs"])
-        e.say(message)
+        action = agents[name].act(e.observe(name), e.infos[name])
+        e.say(agents[name].message())
         e.step(action)
-        agents[name].observe_result(e.infos[name]["result"], message)
+        agents[name].perceive([], e.infos[name])  # its own action's result
         store = agents[name].belief_store()
         facts = list(store.facts())
         assert facts and all(f.chain[0] == name for f in facts)  # only its own perspective

@@ -41,9 +41,8 @@ def test_play_clue_is_read_as_playable():
     for _ in range(12):
         name = e.agent_selection
         for n, ag in agents.items():
-            ag.perceive(e.take_perceived(n))
-            ag.note_move(e.infos[n]["obs"])
-        action = agents[name].act(e.infos[name]["obs"], e.infos[name]["action_mask"])
+            ag.perceive(e.take_perceived(n), e.infos[n])
+        action = agents[name].act(e.observe(name), e.infos[name])
         e.step(action)
         if Move.of(action).kind == "play":
             plays.append(e.infos[name]["obs"]["last_move"]["success"])

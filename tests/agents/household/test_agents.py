@@ -23,7 +23,7 @@ def _play(kind, seed):
     team = make_team(kind, infos[env.agents[0]]["task"])
     step = 0
     while env.agents:
-        obs, *_, infos = env.step({a: team[a].act(infos[a], step) for a in env.agents})
+        obs, *_, infos = env.step({a: team[a].act(obs[a], infos[a]) for a in env.agents})
         step += 1
     for a in team:  # fold in the final perceptions (the bench scores beliefs before each step instead)
         team[a].record.feed(infos[a]["perceived"], step)
@@ -169,8 +169,8 @@ def test_cobel_sends_a_message_only_when_it_saves_the_partner_more_steps_than_it
     assert far.predictor.best()[0] == ("fetch", "apple_1")
     parts = {"facts": [("apple_1", "fridge_1")]}
     assert far.saved_steps(far._partner_situations(), parts, sit, subgoal) > MESSAGE_COST
-    assert far.message(sit, subgoal) == "apple_1 IN fridge_1"
+    assert far.compose_message(sit, subgoal) == "apple_1 IN fridge_1"
     near, sit, subgoal = _cobel_who_saw_the_apple_delivered("livingroom")  # there already: one futile grasp
     assert near.predictor.best()[0] == ("fetch", "apple_1")
     assert 0 < near.saved_steps(near._partner_situations(), parts, sit, subgoal) <= MESSAGE_COST
-    assert near.message(sit, subgoal) is None
+    assert near.compose_message(sit, subgoal) is None

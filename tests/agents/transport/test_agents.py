@@ -213,14 +213,15 @@ def test_silent_agents_zero_order_beliefs_agree_with_the_checker_on_the_env_trac
     agents = make_agents("rhp", env.agents)
     for a, ag in agents.items():
         ag.reset(infos[a]["task"])
+        ag.perceive((), infos[a])
     for _ in range(60):
-        actions = {a: agents[a].act(infos[a]["view"], infos[a]["action_mask"], infos[a]["action_names"])
-                   for a in env.agents}
+        actions = {a: agents[a].act(obs[a], infos[a]) for a in env.agents}
         obs, rew, te, tr, infos = env.step(actions)
+        for a, ag in agents.items():
+            ag.perceive((), infos[a])
     truth = check(env.trace)
     compared = 0
     for a, ag in agents.items():
-        ag.observe(infos[a]["view"])
         for (pred, subj), v in tc.snapshot(ag.state)[(a,)].items():
             if pred == "in":
                 compared += 1

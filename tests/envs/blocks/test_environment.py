@@ -83,7 +83,7 @@ def test_oracle_team_completes_env_episodes():
         oracle = {a: BlocksOracle(a, e.task) for a in AGENTS}
         while not any(e.terminations.values()) and not any(e.truncations.values()):
             name = e.agent_selection
-            action, _ = oracle[name].act(e.infos[name]["obs"], e.infos[name]["action_mask"])
+            action = oracle[name].act(e.observe(name), e.infos[name])
             e.step(action)
         m = e.metrics()
         assert m["success"] and m["end_reason"] == "complete" and m["timesteps"] <= len(e.task.plan), (seed, m)

@@ -173,7 +173,7 @@ def test_full_episode_trace_is_checkable_and_knowledge_is_true():
     team = make_team("cobel", infos["alice"]["task"])
     step = 0
     while env.agents:
-        obs, *_, infos = env.step({a: team[a].act(infos[a], step) for a in env.agents})
+        obs, *_, infos = env.step({a: team[a].act(obs[a], infos[a]) for a in env.agents})
         step += 1
     truth = check(env.trace)
     for o in env.world.objects:

@@ -193,3 +193,35 @@ def test_the_bed_count_in_the_array_observation_is_what_the_agent_saw(monkeypatc
     assert e._obs(a)["observation"][4] == pytest.approx(3 / tw.N_TARGETS)
     e.room[a] = away
     assert e._obs(a)["observation"][4] == pytest.approx(3 / tw.N_TARGETS)  # remembered, not refreshed
+
+
+def test_each_agent_perceives_its_private_trace_on_the_shared_path():
+    """transport_v0 logs through the shared PerceptionLog: each agent's perceptions are its private trace of
+    the global one (what a PrivateTrace filter keeps), and an action seen by one agent only reaches it."""
+    from belief.envs.base.perception import PerceptionLog
+    from belief.truth.filter import PrivateTrace
+
+    env = tv.parallel_env(world_seed=3)
+    obs, infos = env.reset()
+    assert isinstance(env, PerceptionLog)
+    rng = np.random.default_rng(0)
+    perceived = {a: list(env.take_perceived(a)) for a in env.agents}
+    for _ in range(40):
+        if not env.agents:
+            break
+        actions = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents}
+        obs, *_ = env.step(actions)
+        for a in perceived:
+            perceived[a] += env.take_perceived(a)
+    for a, events in perceived.items():
+        flt = PrivateTrace(a)
+        expected = [p for ev in env.trace for p in flt.perceive(ev)]
+        assert events == expected and events
+        assert all(a in ev.visible_to for ev in events if ev.kind == "action")
+
+
+def test_no_trace_no_perceptions():
+    env = tv.parallel_env(world_seed=3, record_trace=False)
+    env.reset()
+    env.step({a: 0 for a in env.agents})
+    assert len(env.trace) == 0 and all(env.take_perceived(a) == [] for a in env.possible_agents)
