@@ -1,0 +1,17 @@
+"""A world package's ``env``, ``parallel_env`` and ``raw_env``, loaded on first use (PEP 562), so that
+importing a helper module of the package (rules, events, text) does not import PettingZoo."""
+
+from __future__ import annotations
+
+import importlib
+
+ENV_NAMES = ("env", "parallel_env", "raw_env")
+
+
+def env_attributes(package: str, module: str):
+    """The ``__getattr__`` of world package ``package``: the names of :data:`ENV_NAMES` from ``module``."""
+    def __getattr__(name):
+        if name in ENV_NAMES:
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return __getattr__
