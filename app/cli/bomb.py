@@ -84,6 +84,7 @@ def _tables(run, name: str) -> None:
 
 
 @run_app.command("bomb")
+@llm_options.endpoint_options
 def run_bomb(
     ctx: typer.Context,
     agents: str = run_options.agents("belief", "belief.app.runners.bomb:AGENT_KINDS", "belief | planner | random | "
@@ -102,11 +103,7 @@ def run_bomb(
     address: Optional[str] = run_options.ADDRESS,
     as_json: bool = run_options.JSON,
     progress: bool = run_options.PROGRESS,
-    base_url: Optional[str] = llm_options.BASE_URL,
-    model: Optional[str] = llm_options.MODEL,
-    api_key: Optional[str] = llm_options.API_KEY,
-    timeout: Optional[float] = llm_options.TIMEOUT,
-    max_retries: Optional[int] = llm_options.MAX_RETRIES,
+    endpoint: dict = None,
     verify: bool = typer.Option(True, "--verify/--no-verify", help="llm agents: check each action against the "
                                 "rules and beliefs before sending it (CAC-style self-verification)"),
     llm_tom: bool = typer.Option(True, "--llm-tom/--no-llm-tom", help="llm agents: answer ToM questions with "
@@ -152,8 +149,7 @@ def run_bomb(
     if "llm" in team:
         from belief.agents.bomb.llm import configure
 
-        configure(base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries,
-                  verify=verify, tom="llm" if llm_tom else "off")
+        configure(**endpoint, verify=verify, tom="llm" if llm_tom else "off")
     try:
         with session, progress_bar("bomb episodes", total=len(manifest.pending()), enabled=progress) as bar:
             run = play_run(manifest, executor=executor, workers=workers, address=address, progress=bar.on_task_done)

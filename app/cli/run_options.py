@@ -97,39 +97,63 @@ def agents(default: Optional[str], choices: str, help: str, *, counts=(1,), dist
     return typer.Option(default, flag, callback=check, help=help)
 
 
-# --- hidden old names ----------------------------------------------------------------------------------------
+# --- options added by decorators ----------------------------------------------------------------------------
+def _with_params(fn: Callable, extra: dict, gather: Callable, drop=()):
+    """``fn`` as a command with the options ``extra`` (``{name: (annotation, OptionInfo)}``) added and the
+    parameters ``drop`` removed from its signature; ``gather(kwargs)`` turns the call's arguments back into
+    ``fn``'s."""
+    signature = inspect.signature(fn, eval_str=True)
+    params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
+              if p.name not in drop]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=info, annotation=hint)
+               for name, (hint, info) in extra.items()]
+
+    @functools.wraps(fn)
+    def command(**kwargs):
+        return fn(**gather(kwargs))
+
+    command.__signature__ = signature.replace(parameters=params)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command
+
+
 def deprecated_aliases(**aliases: str):
     """Keep old option names working, hidden from --help: ``@deprecated_aliases(episodes="--games")`` adds a
     hidden ``--games`` whose value, when given, replaces ``episodes``'s. Decorate below ``@app.command``."""
 
     def decorate(fn: Callable):
-        signature = inspect.signature(fn, eval_str=True)
-        hints = dict(fn.__annotations__)
-        extra, targets = [], {}
+        params = inspect.signature(fn, eval_str=True).parameters
+        extra, targets = {}, {}
         for target, flag in aliases.items():
-            base = signature.parameters[target]
             name = "_old_" + flag.lstrip("-").replace("-", "_")
-            info = base.default
-            hint = signature.parameters[target].annotation
-            option = typer.Option(None, flag, hidden=True, min=getattr(info, "min", None),
-                                  max=getattr(info, "max", None))
-            extra.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
-                                           annotation=Optional[hint]))
-            hints[name] = Optional[hint]
+            info = params[target].default
+            extra[name] = (Optional[params[target].annotation],
+                           typer.Option(None, flag, hidden=True, min=getattr(info, "min", None),
+                                        max=getattr(info, "max", None)))
             targets[name] = target
 
-        @functools.wraps(fn)
-        def command(*args, **kwargs):
+        def gather(kwargs):
             for name, target in targets.items():
                 value = kwargs.pop(name, None)
                 if value is not None:
                     kwargs[target] = value
-            return fn(*args, **kwargs)
+            return kwargs
 
-        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()]
-        command.__signature__ = signature.replace(parameters=params + extra)
-        command.__annotations__ = {p.name: p.annotation for p in params + extra}
-        return command
+        return _with_params(fn, extra, gather)
+
+    return decorate
+
+
+def option_group(group: str, options: dict):
+    """A decorator adding the options ``{name: (annotation, OptionInfo)}`` to a command that takes them as one
+    dict argument ``group`` (one definition for a block of options several commands share)."""
+
+    def decorate(fn: Callable):
+        def gather(kwargs):
+            kwargs[group] = {name: kwargs.pop(name) for name in options}
+            return kwargs
+
+        return _with_params(fn, options, gather, drop=(group,))
 
     return decorate
 
