@@ -33,6 +33,7 @@ from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, Task, World, balanc
 from belief.envs.base.perception import PerceptionLog
 from belief.envs.base.spaces import TextSpaces, printable
 from belief.truth.trace import Action, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 10
@@ -59,7 +60,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
         self.family = family
         self.slip = slip
         self.max_rounds = max_rounds
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reset(seed=seed)
 
     # --- lifecycle ---------------------------------------------------------------------------------
@@ -233,9 +234,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     def render(self):
         text = "\n".join(render(self.view(a)) for a in AGENTS)
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 __all__ = ["env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

@@ -29,6 +29,7 @@ from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, 
 from belief.envs.base.perception import PerceptionLog
 from belief.envs.base.spaces import TextSpaces, printable
 from belief.truth.trace import Action, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 20
@@ -49,7 +50,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
     def __init__(self, seed: int | None = None, render_mode: str | None = None):
         super().__init__()
         self.possible_agents = list(PLAYERS)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self._seed = seed
         self.reset(seed=seed)
 
@@ -196,9 +197,7 @@ class raw_env(TextSpaces, PerceptionLog, AECEnv):
 
     def render(self):
         text = "\n".join(self.text(a) for a in PLAYERS)
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 def global_trace(seed, actions) -> Trace:

@@ -61,6 +61,7 @@ from belief.envs.base.spaces import TextSpaces, printable
 from belief.envs.base.tokens import count_tokens
 from belief.truth.filter import PrivateTrace
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 AGENT_NAMES = ("alice", "bob")
 TEXT_MAX = 8192
@@ -110,7 +111,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         self.agents = list(self.possible_agents)
         self._seed = seed
         self.max_steps = max_steps
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.world: hw.World | None = None
         self.trace = Trace()
 
@@ -335,7 +336,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         if done or trunc:
             self.agents = []
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return obs, rewards, terms, truncs, infos
 
     def _progress(self) -> int:
@@ -456,7 +457,7 @@ class raw_env(TextSpaces, PerceptionLog, ParallelEnv):
         for a in self.possible_agents:
             held = [o for o in w.held[a] if o]
             lines.append(f"  {a}: {w.agent_room[a]}, holding {', '.join(held) or 'nothing'}")
-        return "\n".join(lines)
+        return rendered(self.render_mode, "\n".join(lines))
 
     def close(self):
         pass

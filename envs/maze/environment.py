@@ -35,6 +35,7 @@ from belief.envs.base.perception import PerceptionLog
 from belief.envs.base.spaces import TextSpaces, printable
 from belief.errors import BeliefError
 from belief.truth.trace import Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 PLAYERS = ("alice", "bob")
 TEXT_MAX = 2048
@@ -59,7 +60,7 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
     def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None):
         super().__init__()
         self.possible_agents = list(PLAYERS)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._seed = seed
@@ -297,9 +298,7 @@ class MazeEnv(TextSpaces, PerceptionLog, AECEnv):
     def render(self):
         text = "\n".join(f"{p}: {self.text(p)}" for p in PLAYERS) + \
             f"\n{self.adversary} in {self.maze.pos[self.adversary]}"
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 def global_trace(env_cls, seed, actions, **kwargs) -> Trace:
