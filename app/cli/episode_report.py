@@ -21,7 +21,7 @@ from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 out = Console(highlight=False, soft_wrap=True)
 
 
-def play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str = "local",
+def play_all(fn, seeds, label: str, workers: int = 1, progress: bool = True, executor: str = "local",
              address: Optional[str] = None) -> list[dict]:
     """``fn(seed)`` for every seed, in seed order, with the progress bar; on `executor` (local: a pool of
     `workers` processes, serial, or ray; :func:`belief.app.runs.executor.run_tasks`)."""
@@ -29,14 +29,14 @@ def play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str 
         return run_tasks(fn, seeds, executor, workers, address, progress=bar.on_task_done)
 
 
-def play_kinds(episode_fn, agents: str, vs: Optional[str], seeds, label: str, workers: int, progress: bool,
-               executor: str, address: Optional[str]) -> dict:
-    """``{kind: rows}`` for ``agents`` (and ``vs``): ``episode_fn(kind)`` is the picklable per-seed function;
-    a BeliefError (an executor that cannot start, ...) exits 1 with one error line."""
+def play_kinds(episode_fn, agents: str, vs: Optional[str], seeds, label: str, pool: dict) -> dict:
+    """``{kind: rows}`` for ``agents`` (and ``vs``): ``episode_fn(kind)`` is the picklable per-seed function,
+    ``pool`` the keywords of :func:`play_all`; a BeliefError (an executor that cannot start, ...) exits 1
+    with one error line."""
     runs = {}
     try:
         for kind in [agents] + ([vs] if vs else []):
-            runs[kind] = play_all(episode_fn(kind), seeds, f"{label} {kind}", workers, progress, executor, address)
+            runs[kind] = play_all(episode_fn(kind), seeds, f"{label} {kind}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
     return runs

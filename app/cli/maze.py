@@ -88,15 +88,14 @@ def maze_episode(config, seed: int) -> dict:
     return r
 
 
-def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, workers, as_json, progress,
-         executor, address):
+def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool):
     from belief.app.runners.maze import MazeConfig
 
     check_vs(agents, vs)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
     runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every)),
-                      agents, vs, seeds, game, workers, progress, executor, address)
+                      agents, vs, seeds, game, pool)
     jp = [r["jp_agreement"] for r in runs[agents]]
     cq = coordqa_summary(runs[agents], runs.get(vs))
     _print_coordqa(cq, agents, vs)
@@ -105,31 +104,32 @@ def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, for
 
 
 _KINDS = "belief.app.runners.maze:AGENT_KINDS"
-_AGENTS = run_options.agents("belief", _KINDS, "belief | baseline (one kind for both players)")
-_VS = run_options.agents(None, _KINDS, run_options.VS.help, flag="--vs")
-_ASK = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments (0: none)")
+_GAME_FIGURES = {"capture": CAPTURE_FIGURES, "escape": ESCAPE_FIGURES}
+_GAME_HELP = {"capture": "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs).",
+              "escape": "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
+                        "(95% CIs)."}
 
 
-@run_app.command("capture")
-def run_capture(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = run_options.episodes(30),
-                seed: int = run_options.SEED, ask_every: int = _ASK, out_dir: Optional[Path] = run_options.out(),
-                force: bool = run_options.FORCE, executor: run_options.Executor = run_options.EXECUTOR,
-                workers: int = run_options.WORKERS, address: Optional[str] = run_options.ADDRESS,
-                as_json: bool = run_options.JSON, progress: bool = run_options.PROGRESS):
-    """CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("capture", CAPTURE_FIGURES, agents, vs, episodes, seed, ask_every, out_dir, force, workers, as_json,
-         progress, executor, address)
+def _game_command(game: str):
+    """``belief run capture`` / ``belief run escape``: one signature, one body."""
+
+    @run_options.pool_options
+    def command(agents: str = run_options.agents("belief", _KINDS, "belief | baseline (one kind for both players)"),
+                vs: Optional[str] = run_options.agents(None, _KINDS, run_options.VS.help, flag="--vs"),
+                episodes: int = run_options.episodes(30), seed: int = run_options.SEED,
+                ask_every: int = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments "
+                                              "(0: none)"),
+                out_dir: Optional[Path] = run_options.out(), force: bool = run_options.FORCE,
+                as_json: bool = run_options.JSON, pool: dict = None):
+        _run(game, _GAME_FIGURES[game], agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool)
+
+    command.__doc__ = _GAME_HELP[game]
+    command.__name__ = f"run_{game}"
+    return run_app.command(game)(command)
 
 
-@run_app.command("escape")
-def run_escape(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = run_options.episodes(30),
-               seed: int = run_options.SEED, ask_every: int = _ASK, out_dir: Optional[Path] = run_options.out(),
-               force: bool = run_options.FORCE, executor: run_options.Executor = run_options.EXECUTOR,
-               workers: int = run_options.WORKERS, address: Optional[str] = run_options.ADDRESS,
-               as_json: bool = run_options.JSON, progress: bool = run_options.PROGRESS):
-    """CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("escape", ESCAPE_FIGURES, agents, vs, episodes, seed, ask_every, out_dir, force, workers, as_json,
-         progress, executor, address)
+run_capture = _game_command("capture")
+run_escape = _game_command("escape")
 
 
 COORDQA_FILES = ("trace.jsonl", "questions.jsonl", "answers.jsonl")
@@ -156,6 +156,7 @@ def coordqa_episode(config, out_dir: Path, seed: int) -> dict:
 
 
 @app.command("coordqa")
+@run_options.pool_options
 def coordqa_cmd(
     game: Literal["capture", "escape"] = typer.Argument(..., help="the game"),
     out_dir: Path = run_options.out("directory for each episode's trace, questions and answers files "
@@ -164,11 +165,8 @@ def coordqa_cmd(
     seed: int = run_options.SEED,
     agents: str = run_options.agents("belief", _KINDS, "who plays (and answers): belief | baseline"),
     force: bool = run_options.FORCE,
-    executor: run_options.Executor = run_options.EXECUTOR,
-    workers: int = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
-    progress: bool = run_options.PROGRESS,
     as_json: bool = typer.Option(False, "--json", help="print a summary as one JSON object on the last line"),
+    pool: dict = None,
 ):
     """Episodes as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from the checker,
     EC/JP gold stated) and the players' answers, each episode graded by one `belief grade` call."""
@@ -183,7 +181,7 @@ def coordqa_cmd(
         fail(f"cannot write into --out {out_dir}: {e}", 1)
     task = partial(coordqa_episode, MazeConfig(game=game, agents=agents), out_dir)
     try:
-        done = play_all(task, seeds, f"coordqa {game}", workers, progress, executor, address)
+        done = play_all(task, seeds, f"coordqa {game}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
     except OSError as e:

@@ -201,3 +201,10 @@ def write_aggregate(paths: dict, rows, summary: dict) -> None:
         atomic_write_text(paths["summary.json"], json.dumps(summary, indent=1) + "\n")
     except OSError as e:
         fail(f"cannot write into --out {paths['summary.json'].parent}: {e}", 1)
+
+
+#: where episodes run, as one option group: ``@pool_options`` hands a command ``pool``, the keywords of
+#: :func:`belief.app.cli.episode_report.play_all` (``executor``, ``workers``, ``address``, ``progress``)
+POOL = {"executor": (Executor, EXECUTOR), "workers": (int, WORKERS), "address": (Optional[str], ADDRESS),
+        "progress": (bool, PROGRESS)}
+pool_options = option_group("pool", POOL)

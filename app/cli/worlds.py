@@ -45,6 +45,7 @@ _HANABI_KINDS = "belief.app.runners.hanabi:AGENT_KINDS"
 
 
 @run_app.command("blocks")
+@run_options.pool_options
 def run_blocks(
     agents: str = run_options.agents("belief", _BLOCKS_KINDS, "belief | baseline | oracle (one kind for both "
                                      "builders)"),
@@ -56,11 +57,8 @@ def run_blocks(
     max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
     out_dir: Optional[Path] = run_options.out(),
     force: bool = run_options.FORCE,
-    executor: run_options.Executor = run_options.EXECUTOR,
-    workers: int = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = run_options.JSON,
-    progress: bool = run_options.PROGRESS,
+    pool: dict = None,
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
     from belief.app.runners.blocks import BlocksConfig
@@ -73,7 +71,7 @@ def run_blocks(
     seeds = list(range(seed, seed + episodes))
     config = lambda kind: partial(blocks_episode, BlocksConfig(agents=kind, family=family, slip=slip,
                                                                   max_rounds=max_rounds))
-    runs = play_kinds(config, agents, vs, seeds, "blocks", workers, progress, executor, address)
+    runs = play_kinds(config, agents, vs, seeds, "blocks", pool)
     by_family = {}
     for r in runs[agents]:
         by_family.setdefault(r["family"], []).append(r["success"])
@@ -83,6 +81,7 @@ def run_blocks(
 
 
 @run_app.command("hanabi")
+@run_options.pool_options
 @run_options.deprecated_aliases(episodes="--games")
 def run_hanabi(
     agents: str = run_options.agents("belief", _HANABI_KINDS, "belief | hintless (one kind for both players)"),
@@ -91,11 +90,8 @@ def run_hanabi(
     seed: int = run_options.SEED,
     out_dir: Optional[Path] = run_options.out(),
     force: bool = run_options.FORCE,
-    executor: run_options.Executor = run_options.EXECUTOR,
-    workers: int = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = run_options.JSON,
-    progress: bool = run_options.PROGRESS,
+    pool: dict = None,
 ):
     """2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM accuracy."""
     from belief.app.runners.hanabi import HanabiConfig
@@ -104,6 +100,6 @@ def run_hanabi(
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
     runs = play_kinds(lambda kind: partial(hanabi_game, HanabiConfig(agents=kind)), agents, vs, seeds, "hanabi",
-                      workers, progress, executor, address)
+                      pool)
     extra = {"perfect_games": sum(r["score"] == 25 for r in runs[agents])}
     report("hanabi_v0", agents, vs, seeds, runs, HANABI_FIGURES, extra, as_json, files)
