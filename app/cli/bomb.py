@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -27,8 +26,7 @@ RUN_OPTIONS = ("agents", "episodes", "seed", "random_maps", "max_rounds")
 
 
 def _fail(message: str, code: int = 1):
-    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
-    raise typer.Exit(code)
+    run_options.fail(message, code)
 
 
 def _frac(x) -> str:
@@ -36,12 +34,8 @@ def _frac(x) -> str:
 
 
 def _team(agents: str) -> list[str]:
-    from belief.app.runners.bomb import AGENT_KINDS
-
-    kinds = [k.strip() for k in agents.split(",") if k.strip()]
-    if len(kinds) not in (1, 3) or any(k not in AGENT_KINDS for k in kinds):
-        _fail(f"--agents must be one of {', '.join(AGENT_KINDS)} or three of them separated by commas "
-              f"(got {agents!r})", 2)
+    """The kinds of alpha, bravo and charlie (--agents is checked by its option: one kind or three)."""
+    kinds = run_options.split_kinds(agents)
     return kinds * 3 if len(kinds) == 1 else kinds
 
 
@@ -90,29 +84,26 @@ def _tables(run, name: str) -> None:
 
 
 @run_app.command("bomb")
+@llm_options.endpoint_options
 def run_bomb(
     ctx: typer.Context,
-    agents: str = typer.Option("belief", "--agents", help="belief | planner | random | llm, or three "
-                               "comma-separated kinds for alpha,bravo,charlie"),
-    episodes: int = typer.Option(20, "--episodes", min=1, help="number of episodes (seeds seed..seed+n-1)"),
-    seed: int = typer.Option(0, "--seed", help="first seed"),
-    out_dir: Path = typer.Option(Path("runs/bomb"), "--out", help="run directory (refused if it exists and is not "
-                                 "empty, unless --force or --resume)"),
+    agents: str = run_options.agents("belief", "belief.app.runners.bomb:AGENT_KINDS", "belief | planner | random | "
+                                     "llm, or three comma-separated kinds for alpha,bravo,charlie", counts=(1, 3)),
+    episodes: int = run_options.episodes(20),
+    seed: int = run_options.SEED,
+    out_dir: Path = run_options.out("run directory (refused if it exists and is not empty, unless --force or "
+                                    "--resume)", default=Path("runs/bomb")),
     resume: Optional[Path] = typer.Option(None, "--resume", help="continue the run in this directory (after a crash "
                                           "or kill): finished episodes are kept, the others played"),
     force: bool = run_options.FORCE,
     random_maps: bool = typer.Option(False, "--random-maps", help="seeded random maps instead of the study's map"),
     max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
-    executor: str = run_options.EXECUTOR,
-    workers: Optional[int] = run_options.WORKERS,
+    executor: run_options.Executor = run_options.EXECUTOR,
+    workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    as_json: bool = run_options.JSON,
     progress: bool = run_options.PROGRESS,
-    base_url: Optional[str] = llm_options.BASE_URL,
-    model: Optional[str] = llm_options.MODEL,
-    api_key: Optional[str] = llm_options.API_KEY,
-    timeout: Optional[float] = llm_options.TIMEOUT,
-    max_retries: Optional[int] = llm_options.MAX_RETRIES,
+    endpoint: dict = None,
     verify: bool = typer.Option(True, "--verify/--no-verify", help="llm agents: check each action against the "
                                 "rules and beliefs before sending it (CAC-style self-verification)"),
     llm_tom: bool = typer.Option(True, "--llm-tom/--no-llm-tom", help="llm agents: answer ToM questions with "
@@ -122,12 +113,10 @@ def run_bomb(
     from belief.app.runners.bomb_run_dir import open_bomb_run, play_run
     from belief.app.runners.bomb import BombConfig
     from belief.app.runs.progress import progress_bar
-    from belief.app.runs.executor import EXECUTORS, ray_session
+    from belief.app.runs.executor import ray_session
     from belief.app.runs.manifest import RunManifest
 
     team = _team(agents)
-    if executor not in EXECUTORS:
-        _fail(f"--executor must be one of {', '.join(EXECUTORS)} (got {executor!r})", 2)
     if address is not None and executor != "ray":
         _fail("--address applies to --executor ray only", 2)
     if resume is not None and force:
@@ -160,8 +149,7 @@ def run_bomb(
     if "llm" in team:
         from belief.agents.bomb.llm import configure
 
-        configure(base_url=base_url, model=model, api_key=api_key, timeout=timeout, max_retries=max_retries,
-                  verify=verify, tom="llm" if llm_tom else "off")
+        configure(**endpoint, verify=verify, tom="llm" if llm_tom else "off")
     try:
         with session, progress_bar("bomb episodes", total=len(manifest.pending()), enabled=progress) as bar:
             run = play_run(manifest, executor=executor, workers=workers, address=address, progress=bar.on_task_done)

@@ -1,36 +1,45 @@
 """The shared report of the episode commands (``run blocks|hanabi|capture|escape``): every seed played on
 an executor with the progress bar, means with 95% t intervals (shares of episodes kept inside [0, 1]),
-paired differences with ``--vs``, ToM accuracy per level, a table and one JSON line."""
+paired differences with ``--vs``, ToM accuracy per level, a table, one JSON line, and with ``--out DIR``
+``episodes.jsonl`` (one row per episode and kind) and ``summary.json`` (the JSON line)."""
 
 from __future__ import annotations
 
 import json
-import sys
 from typing import Optional
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
+from belief.app.cli.run_options import fail, write_aggregate
 from belief.app.runs.progress import progress_bar
 from belief.app.runs.executor import run_tasks
+from belief.errors import BeliefError
 from belief.grading.report import LEVELS
 from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 
 out = Console(highlight=False, soft_wrap=True)
 
 
-def fail(message: str, code: int = 2):
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(code)
-
-
-def play_all(fn, seeds, label: str, workers: int, progress: bool, executor: str = "local",
+def play_all(fn, seeds, label: str, workers: int = 1, progress: bool = True, executor: str = "local",
              address: Optional[str] = None) -> list[dict]:
     """``fn(seed)`` for every seed, in seed order, with the progress bar; on `executor` (local: a pool of
     `workers` processes, serial, or ray; :func:`belief.app.runs.executor.run_tasks`)."""
     with progress_bar(label, total=len(seeds), enabled=progress) as bar:
         return run_tasks(fn, seeds, executor, workers, address, progress=bar.on_task_done)
+
+
+def play_kinds(episode_fn, agents: str, vs: Optional[str], seeds, label: str, pool: dict) -> dict:
+    """``{kind: rows}`` for ``agents`` (and ``vs``): ``episode_fn(kind)`` is the picklable per-seed function,
+    ``pool`` the keywords of :func:`play_all`; a BeliefError (an executor that cannot start, ...) exits 1
+    with one error line."""
+    runs = {}
+    try:
+        for kind in [agents] + ([vs] if vs else []):
+            runs[kind] = play_all(episode_fn(kind), seeds, f"{label} {kind}", **pool)
+    except BeliefError as e:
+        fail(str(e), 1)
+    return runs
 
 
 def mean_interval(values) -> dict:
@@ -74,7 +83,10 @@ def table(title: str, rows: dict, figures, fmt) -> Table:
     return t
 
 
-def report(world: str, agents: str, vs: Optional[str], seeds, main, other, figures, extra: dict, as_json: bool):
+def report(world: str, agents: str, vs: Optional[str], seeds, runs: dict, figures, extra: dict, as_json: bool,
+           out_files: Optional[dict] = None):
+    """The table(s) and the JSON line of ``runs`` (:func:`play_kinds`); the files of ``--out`` when given."""
+    main, other = runs[agents], runs.get(vs)
     rows = {agents: summary(main, figures)}
     if other is not None:
         rows[vs] = summary(other, figures)
@@ -89,13 +101,11 @@ def report(world: str, agents: str, vs: Optional[str], seeds, main, other, figur
             t.add_row(f, f"{d['mean']:+.3f}", f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]", d["ordering"])
         out.print(t)
         figures_json["vs"] = {"agents": vs, **rows[vs], "paired_diff": diff}
+    write_aggregate(out_files or {}, [{"agents": kind, **r} for kind, rs in runs.items() for r in rs], figures_json)
     if as_json:
         print(json.dumps(figures_json))
 
 
-def check_kinds(agents: str, vs: Optional[str], kinds) -> None:
-    for name, value in (("--agents", agents), ("--vs", vs)):
-        if value is not None and value not in kinds:
-            fail(f"{name} must be one of {', '.join(kinds)} (got {value!r})")
+def check_vs(agents: str, vs: Optional[str]) -> None:
     if vs is not None and vs == agents:
         fail("--vs must name another agent kind than --agents")

@@ -2,7 +2,8 @@
 
 ``bench household`` plays seeds ``seed .. seed+episodes-1`` with every agent kind (processes in
 parallel), shows a progress bar with ETA on stderr, a table on stdout, and as the last stdout line
-(``--json``) the contract object ``{"episodes", "by_agent": {...}, "diff_vs": {...}}``.
+(``--json``) the contract object ``{"episodes", "by_agent": {...}, "diff_vs": {...}}``; ``--out DIR`` writes
+it to ``summary.json`` beside ``episodes.jsonl`` (one row per episode and kind).
 """
 
 from __future__ import annotations
@@ -21,24 +22,13 @@ from belief.app.cli.app import bench_app, run_app
 from belief.app.runners.household import AGENT_KINDS, bench, contract, play_episode
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
-from belief.app.runs.executor import EXECUTORS
 from belief.files.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _fail(message: str, code: int = 2):
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(code)
-
-
-def _kinds(text: str) -> list:
-    kinds = [k.strip() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in AGENT_KINDS]
-    if not kinds or bad or len(set(kinds)) != len(kinds):
-        _fail(f"--agents: expected distinct kinds among {', '.join(AGENT_KINDS)}, got {text!r}")
-    return kinds
+_fail = run_options.fail
 
 
 def _pct(x) -> str:
@@ -70,29 +60,30 @@ def _diff_table(summary: dict) -> Table:
     return t
 
 
+_KINDS = "belief.app.runners.household:AGENT_KINDS"
+_HIDDEN_RESULTS = typer.Option(None, "--results", hidden=True)  # before --out: one table file (.json/.jsonl/.csv)
+_HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the trace file of one episode
+
+
 @bench_app.command("household")
 def bench_household(
-    episodes: int = typer.Option(50, "--episodes", help="episodes per agent kind (seeds seed..seed+N-1)"),
-    seed: int = typer.Option(0, "--seed", help="first seed"),
-    agents: str = typer.Option(",".join(AGENT_KINDS), "--agents", help="comma-separated: " + ", ".join(AGENT_KINDS)),
-    executor: str = run_options.EXECUTOR,
-    workers: int = typer.Option(2, "--workers", help="episode processes (local) or CPUs (ray)"),
+    episodes: int = run_options.episodes(50, "episodes per agent kind (seeds S..S+N-1)"),
+    seed: int = run_options.SEED,
+    agents: str = run_options.agents(",".join(AGENT_KINDS), _KINDS, "comma-separated, each once: "
+                                     + ", ".join(AGENT_KINDS), counts=None, distinct=True),
+    executor: run_options.Executor = run_options.EXECUTOR,
+    workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
     as_json: bool = typer.Option(False, "--json", help="print the contract JSON object as the last line"),
     progress: bool = run_options.PROGRESS,
-    results: Optional[Path] = typer.Option(None, "--results", help="write one row per episode: .json (an array), "
-                                           ".jsonl or .csv (flat: nested figures as dotted columns)"),
+    out_dir: Optional[Path] = run_options.out(),
+    results: Optional[Path] = _HIDDEN_RESULTS,
     force: bool = run_options.FORCE,
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
-    kinds = _kinds(agents)
-    if episodes < 1:
-        _fail(f"--episodes must be at least 1, got {episodes}")
-    if workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
-    if executor not in EXECUTORS:
-        _fail(f"--executor must be one of {', '.join(EXECUTORS)} (got {executor!r})")
+    kinds = run_options.split_kinds(agents)
     run_options.refuse_bad_outputs({"--results": results}, (), force)
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     with progress_bar("household episodes", total=episodes * len(kinds), enabled=progress) as bar:
         try:
             summary, rows = bench(kinds, episodes, seed, workers, progress=lambda r: bar.advance(),
@@ -104,6 +95,7 @@ def bench_household(
             write_table(results, rows)
         except OSError as e:
             _fail(f"cannot write {results}: {e}", 1)
+    run_options.write_aggregate(files, rows, contract(summary))
     out.print(_table(summary))
     if summary["diff_vs"]:
         out.print(_diff_table(summary))
@@ -113,29 +105,35 @@ def bench_household(
 
 @run_app.command("household")
 def run_household(
-    seed: int = typer.Option(0, "--seed", help="episode seed"),
-    agents: str = typer.Option("cobel", "--agents", help=" | ".join(AGENT_KINDS)),
-    trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    episodes: int = run_options.episodes(1),
+    seed: int = run_options.SEED,
+    agents: str = run_options.agents("cobel", _KINDS, " | ".join(AGENT_KINDS)),
+    out_dir: Optional[Path] = run_options.out("write each episode's global trace into DIR "
+                                              "(household_SEED.trace.jsonl)"),
+    trace: Optional[Path] = _HIDDEN_TRACE,
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
     force: bool = run_options.FORCE,
 ):
-    """Play one household_v0 episode and print its figures."""
-    kinds = _kinds(agents)
-    if len(kinds) != 1:
-        _fail("--agents takes one agent kind here")
-    if trace is not None and trace.exists() and not force:
-        _fail(f"{trace} exists; pass --force to overwrite it", 1)
-    if trace is not None and not trace.parent.is_dir():
-        _fail(f"cannot write the trace {trace}: no directory {trace.parent}", 1)
-    try:
-        r = play_episode({"agent": kinds[0], "trace": str(trace) if trace else None}, seed)
-    except OSError as e:
-        _fail(f"cannot write the trace {trace}: {e}", 1)
-    p, b = r["prediction"], r["belief_world"]
-    out.print(f"seed {seed}, {r['task']} in {r['layout']}, {kinds[0]}: {'done' if r['done'] else 'not done'} in "
-              f"{r['steps']} steps; {r['messages']} messages ({r['message_tokens']} tokens); prediction "
-              f"{_pct(p[0] / p[1] if p[1] else None)}, belief accuracy (world) {_pct(b[0] / b[1] if b[1] else None)}")
-    if trace:
-        out.print(f"trace: {trace} ({r['trace_events']} events)")
-    if as_json:
-        print(json.dumps(r))
+    """Play household_v0 episodes (seeds S..S+N-1) and print each one's figures."""
+    seeds = list(range(seed, seed + episodes))
+    if trace is not None and (episodes != 1 or out_dir is not None):
+        _fail("--trace FILE takes one episode and no --out; use --out DIR")
+    run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
+    files = run_options.out_paths(out_dir, [f"household_{s}.trace.jsonl" for s in seeds], force)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    for s in seeds:
+        path = trace if trace is not None else files.get(f"household_{s}.trace.jsonl")
+        try:
+            r = play_episode({"agent": agents, "trace": str(path) if path else None}, s)
+        except OSError as e:
+            _fail(f"cannot write the trace {path}: {e}", 1)
+        p, b = r["prediction"], r["belief_world"]
+        out.print(f"seed {s}, {r['task']} in {r['layout']}, {agents}: {'done' if r['done'] else 'not done'} in "
+                  f"{r['steps']} steps; {r['messages']} messages ({r['message_tokens']} tokens); prediction "
+                  f"{_pct(p[0] / p[1] if p[1] else None)}, belief accuracy (world) "
+                  f"{_pct(b[0] / b[1] if b[1] else None)}")
+        if path:
+            out.print(f"trace: {path} ({r['trace_events']} events)")
+        if as_json:
+            print(json.dumps(r))

@@ -1,8 +1,14 @@
-"""Endpoint options shared by every command that can use an LLM (one definition, same help everywhere)."""
+"""Endpoint options shared by every command that can use an LLM (one definition, same help everywhere).
+
+``@endpoint_options`` adds them to a command that takes them as one dict argument ``endpoint``
+(``base_url``, ``model``, ``api_key``, ``timeout``, ``max_retries``: the keywords of the LLM clients).
+"""
 
 from typing import Optional
 
 import typer
+
+from belief.app.cli.run_options import option_group
 
 BASE_URL: Optional[str] = typer.Option(None, "--base-url", help="LLM: OpenAI-compatible endpoint "
                                        "(default: OPENAI_BASE_URL or the BELIEF_LLM_CONFIG file)")
@@ -11,3 +17,9 @@ API_KEY: Optional[str] = typer.Option(None, "--api-key", help="LLM: API key (def
 TIMEOUT: Optional[float] = typer.Option(None, "--timeout", help="LLM: seconds per request attempt, in total "
                                        "(connect, send, the whole reply)")
 MAX_RETRIES: Optional[int] = typer.Option(None, "--max-retries", help="LLM: retries on 429/5xx/timeouts")
+
+#: the endpoint options by keyword, for :func:`endpoint_options`
+ENDPOINT = {"base_url": (Optional[str], BASE_URL), "model": (Optional[str], MODEL),
+            "api_key": (Optional[str], API_KEY), "timeout": (Optional[float], TIMEOUT),
+            "max_retries": (Optional[int], MAX_RETRIES)}
+endpoint_options = option_group("endpoint", ENDPOINT)

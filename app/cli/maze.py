@@ -1,5 +1,5 @@
 """``belief run capture`` / ``belief run escape`` (LLM-Coordination's CollabCapture / CollabEscape) and
-``belief coordqa`` (CoordinationQA question files from one episode).
+``belief coordqa`` (CoordinationQA question files, three per episode).
 
 Each episode is :func:`belief.app.runners.maze.play_episode` (a pure function of (config, seed)); figures
 are means with 95% t intervals, ``--vs KIND`` adds paired differences on the same seeds (the shared
@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
-from typing import Optional
+from typing import Literal, Optional
 
 import typer
 
 from belief.app.cli.app import app, run_app
 from belief.app.cli import run_options
-from belief.app.cli.episode_report import check_kinds, fail, play_all, report
+from belief.app.cli.episode_report import check_vs, play_all, play_kinds, report
+from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
+from belief.files.atomic import atomic_write_text
 from belief.grading.report import episode_id
 from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 
@@ -86,84 +88,107 @@ def maze_episode(config, seed: int) -> dict:
     return r
 
 
-def _run(game: str, figures, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address):
-    from belief.app.runners.maze import AGENT_KINDS, MazeConfig
+def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool):
+    from belief.app.runners.maze import MazeConfig
 
-    check_kinds(agents, vs, AGENT_KINDS)
+    check_vs(agents, vs)
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
-    runs = {}
-    try:
-        for kind in [agents] + ([vs] if vs else []):
-            cfg = MazeConfig(game=game, agents=kind, ask_every=ask_every)
-            runs[kind] = play_all(partial(maze_episode, cfg), seeds, f"{game} {kind}", workers, progress,
-                                  executor, address)
-    except BeliefError as e:
-        fail(str(e), 1)
+    runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every)),
+                      agents, vs, seeds, game, pool)
     jp = [r["jp_agreement"] for r in runs[agents]]
     cq = coordqa_summary(runs[agents], runs.get(vs))
     _print_coordqa(cq, agents, vs)
     extra = {"jp_agreement": sum(jp) / len(jp), "coordqa": cq}
-    report(f"{game}_v0", agents, vs, seeds, runs[agents], runs.get(vs), figures, extra, as_json)
+    report(f"{game}_v0", agents, vs, seeds, runs, figures, extra, as_json, files)
 
 
-_AGENTS = typer.Option("belief", "--agents", help="belief | baseline (one kind for both players)")
-_VS = typer.Option(None, "--vs", help="also play this kind on the same seeds; paired differences")
-_EPISODES = typer.Option(30, "--episodes", min=1, help="number of episodes (seeds seed..seed+n-1)")
-_SEED = typer.Option(0, "--seed", help="first seed")
-_ASK = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments (0: none)")
-_WORKERS = typer.Option(1, "--workers", min=1, help="processes")
-_JSON = typer.Option(False, "--json", help="print one JSON object as the last line")
-_PROGRESS = run_options.PROGRESS
-_EXECUTOR = run_options.EXECUTOR
-_ADDRESS = run_options.ADDRESS
+_KINDS = "belief.app.runners.maze:AGENT_KINDS"
+_GAME_FIGURES = {"capture": CAPTURE_FIGURES, "escape": ESCAPE_FIGURES}
+_GAME_HELP = {"capture": "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs).",
+              "escape": "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
+                        "(95% CIs)."}
 
 
-@run_app.command("capture")
-def run_capture(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
-                ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS,
-                executor: str = _EXECUTOR, address: Optional[str] = _ADDRESS):
-    """CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("capture", CAPTURE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address)
+def _game_command(game: str):
+    """``belief run capture`` / ``belief run escape``: one signature, one body."""
+
+    @run_options.pool_options
+    def command(agents: str = run_options.agents("belief", _KINDS, "belief | baseline (one kind for both players)"),
+                vs: Optional[str] = run_options.agents(None, _KINDS, run_options.VS.help, flag="--vs"),
+                episodes: int = run_options.episodes(30), seed: int = run_options.SEED,
+                ask_every: int = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments "
+                                              "(0: none)"),
+                out_dir: Optional[Path] = run_options.out(), force: bool = run_options.FORCE,
+                as_json: bool = run_options.JSON, pool: dict = None):
+        _run(game, _GAME_FIGURES[game], agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool)
+
+    command.__doc__ = _GAME_HELP[game]
+    command.__name__ = f"run_{game}"
+    return run_app.command(game)(command)
 
 
-@run_app.command("escape")
-def run_escape(agents: str = _AGENTS, vs: Optional[str] = _VS, episodes: int = _EPISODES, seed: int = _SEED,
-               ask_every: int = _ASK, workers: int = _WORKERS, as_json: bool = _JSON, progress: bool = _PROGRESS,
-               executor: str = _EXECUTOR, address: Optional[str] = _ADDRESS):
-    """CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy (95% CIs)."""
-    _run("escape", ESCAPE_FIGURES, agents, vs, episodes, seed, ask_every, workers, as_json, progress, executor, address)
+run_capture = _game_command("capture")
+run_escape = _game_command("escape")
+
+
+COORDQA_FILES = ("trace.jsonl", "questions.jsonl", "answers.jsonl")
+
+
+def coordqa_files(out_dir: Path, game: str, seed: int) -> dict:
+    return {k: out_dir / f"{game}_{seed}.{k}" for k in COORDQA_FILES}
+
+
+def coordqa_episode(config, out_dir: Path, seed: int) -> dict:
+    """Play one episode and write its three files (a picklable per-seed task); its summary."""
+    from belief.app.runners.maze import play_episode
+
+    r = play_episode(config, seed, keep=True)
+    names = coordqa_files(out_dir, config.game, seed)
+    r["_trace"].write(names["trace.jsonl"])
+    atomic_write_text(names["questions.jsonl"], "".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"] + r["_plan"]))
+    episode = episode_id(r["_trace"])
+    atomic_write_text(names["answers.jsonl"], "".join(json.dumps({**a, "episode": episode}) + "\n"
+                                                      for a in r["_answers"]))
+    kinds = {k: sum(q.category == k for q in r["_plan"]) for k in ("EC", "JP")}
+    return {"game": config.game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
+            "jp_agreement": r["jp_agreement"], "files": {k: str(p) for k, p in names.items()}}
 
 
 @app.command("coordqa")
+@run_options.pool_options
 def coordqa_cmd(
-    game: str = typer.Argument(..., help="capture | escape"),
-    out_dir: Path = typer.Option(..., "--out", help="directory for the trace, questions and answers files"),
-    seed: int = typer.Option(0, "--seed", help="the episode's seed"),
-    agents: str = typer.Option("belief", "--agents", help="who plays (and answers): belief | baseline"),
-    force: bool = typer.Option(False, "--force", help="overwrite existing files"),
+    game: Literal["capture", "escape"] = typer.Argument(..., help="the game"),
+    out_dir: Path = run_options.out("directory for each episode's trace, questions and answers files "
+                                    "(GAME_SEED.trace.jsonl, ...)", default=...),
+    episodes: int = run_options.episodes(1),
+    seed: int = run_options.SEED,
+    agents: str = run_options.agents("belief", _KINDS, "who plays (and answers): belief | baseline"),
+    force: bool = run_options.FORCE,
     as_json: bool = typer.Option(False, "--json", help="print a summary as one JSON object on the last line"),
+    pool: dict = None,
 ):
-    """One episode as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from the checker,
-    EC/JP gold stated) and the players' answers, all graded by one `belief grade` call."""
-    from belief.app.runners.maze import GAMES, MazeConfig, play_episode
+    """Episodes as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from the checker,
+    EC/JP gold stated) and the players' answers, each episode graded by one `belief grade` call."""
+    from belief.app.runners.maze import MazeConfig
 
-    if game not in GAMES:
-        fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
-    names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "questions.jsonl", "answers.jsonl")}
-    if not force and any(p.exists() for p in names.values()):
-        fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
+    seeds = list(range(seed, seed + episodes))
+    names = [p for s in seeds for p in coordqa_files(out_dir, game, s).values()]
+    run_options.out_paths(out_dir, [p.name for p in names], force)
     try:
-        r = play_episode(MazeConfig(game=game, agents=agents), seed, keep=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot write into --out {out_dir}: {e}", 1)
+    task = partial(coordqa_episode, MazeConfig(game=game, agents=agents), out_dir)
+    try:
+        done = play_all(task, seeds, f"coordqa {game}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    r["_trace"].write(names["trace.jsonl"])
-    names["questions.jsonl"].write_text("".join(json.dumps(q.to_json()) + "\n" for q in r["_tom"] + r["_plan"]))
-    episode = episode_id(r["_trace"])
-    names["answers.jsonl"].write_text("".join(json.dumps({**a, "episode": episode}) + "\n" for a in r["_answers"]))
-    kinds = {k: sum(q.category == k for q in r["_plan"]) for k in ("EC", "JP")}
-    summary = {"game": game, "seed": seed, "tom_questions": len(r["_tom"]), **kinds,
-               "jp_agreement": r["jp_agreement"], "files": {k: str(p) for k, p in names.items()}}
-    print(f"{len(r['_tom'])} ToM, {kinds['EC']} EC, {kinds['JP']} JP question(s) in {out_dir}")
+    except OSError as e:
+        fail(f"cannot write into --out {out_dir}: {e}", 1)
+    counts = {k: sum(d[k] for d in done) for k in ("tom_questions", "EC", "JP")}
+    print(f"{counts['tom_questions']} ToM, {counts['EC']} EC, {counts['JP']} JP question(s) from {len(done)} "
+          f"episode(s) in {out_dir}")
     if as_json:
+        summary = done[0] if len(done) == 1 else {"game": game, "episodes": done, **counts}
         print(json.dumps(summary))

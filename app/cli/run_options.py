@@ -1,8 +1,26 @@
-"""Command-line options shared by the commands that run many episodes or shards: where they run
-(``--executor``, ``--workers``, ``--address``), the progress bar, and overwriting outputs (``--force``,
-checked by :func:`refuse_bad_outputs`)."""
+"""The options every episode command shares, defined once (same names, defaults and help everywhere).
 
+* ``--episodes N`` / ``--seed S``: play seeds ``S .. S+N-1``.
+* ``--out DIR``: where the command writes its files (``episodes.jsonl`` and ``summary.json`` for the commands
+  that aggregate episodes, a trace per episode for the single-episode runs; refused if they exist, unless
+  ``--force``).
+* ``--workers N``: processes of the local pool (CPUs with Ray); default 1 everywhere, so a run is
+  deterministic and light unless asked otherwise (results never depend on it).
+* ``--executor local|serial|ray`` and ``--agents``: checked against the actual choices; a bad value is one
+  ``error:`` line naming the valid ones (exit 2).
+* old names (``--games``, ``--worlds``, ``--world-seed``) still work but are hidden:
+  :func:`deprecated_aliases`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import json
 import sys
+from pathlib import Path
+from typing import Callable, Literal, Optional
 
 import typer
 
@@ -10,15 +28,140 @@ from belief.errors import BeliefError
 from belief.app.runs.executor import EXECUTORS
 from belief.files.outputs import OutputConflictError, check_outputs
 
-EXECUTOR = typer.Option("local", "--executor", help=f"{' | '.join(EXECUTORS)}: a local process pool (default), "
-                        "this process only, or Ray (pip install 'belief[ray]'); results are identical")
-WORKERS = typer.Option(None, "--workers", min=1, help="processes (local) or CPUs (ray); default: all cores")
+#: the --executor values (a typer ``Literal`` is shown and checked as a choice)
+Executor = Literal[EXECUTORS]
+DEFAULT_WORKERS = 1
+
+EXECUTOR = typer.Option("local", "--executor", help="a local process pool (default), this process only, or Ray "
+                        "(pip install 'belief[ray]'); results are identical")
+WORKERS = typer.Option(DEFAULT_WORKERS, "--workers", min=1, help="processes (local) or CPUs (ray)")
 ADDRESS = typer.Option(None, "--address", help="ray only: a cluster to join ('auto' or 'ray://HOST:10001'); "
                        "default: a Ray instance on this machine")
 PROGRESS = typer.Option(True, "--progress/--no-progress", help="progress bar with ETA on stderr (drawn only "
                         "when stderr is a terminal)")
 FORCE = typer.Option(False, "--force", help="overwrite existing outputs (a run directory: remove the files its "
                      "manifest lists first)")
+JSON = typer.Option(False, "--json", help="print one JSON object as the last line")
+SEED = typer.Option(0, "--seed", min=0, help="first seed (episodes play seeds S..S+N-1)")
+VS = typer.Option(None, "--vs", help="also play this kind on the same seeds; paired differences")
+#: the files --out DIR receives from a command that aggregates episodes
+AGGREGATE_FILES = ("episodes.jsonl", "summary.json")
+
+
+def episodes(default: int, help: str = "number of episodes (seeds S..S+N-1)"):
+    return typer.Option(default, "--episodes", min=1, help=help)
+
+
+def out(help: str = "write episodes.jsonl (one row per episode) and summary.json (the JSON line) into DIR",
+        default=None):
+    return typer.Option(default, "--out", metavar="DIR", file_okay=False, help=help)
+
+
+# --- --agents --------------------------------------------------------------------------------------------------
+def _load(spec: str):
+    """``"module:attribute"``, imported when first needed (command modules stay light to import)."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def split_kinds(text: str) -> list[str]:
+    """The comma-separated agent kinds of ``text``; an empty item (``belief,,belief``) is an error."""
+    kinds = [k.strip() for k in text.split(",")]
+    if not text.strip() or any(not k for k in kinds):
+        raise typer.BadParameter(f"{text!r} has an empty agent kind; give kinds separated by single commas")
+    return kinds
+
+
+def agents(default: Optional[str], choices: str, help: str, *, counts=(1,), distinct: bool = False,
+           known: Optional[str] = None, flag: str = "--agents"):
+    """An agents option checked against ``choices`` (``"module:NAMES"``; ``known``, ``"module:predicate"``,
+    also accepts composed names such as transport's ``cobel+coela``): ``counts`` the allowed numbers of
+    comma-separated kinds (None: any), ``distinct`` no kind twice. The value stays the given text."""
+
+    def check(value: Optional[str]):
+        if value is None:
+            return None
+        names = tuple(_load(choices))
+        ok = _load(known) if known else names.__contains__
+        kinds = split_kinds(value)
+        bad = [k for k in kinds if not ok(k)]
+        if bad:
+            raise typer.BadParameter(f"unknown agent kind {', '.join(map(repr, bad))}; choose from "
+                                     f"{', '.join(names)}")
+        if counts is not None and len(kinds) not in counts:
+            raise typer.BadParameter(f"give {' or '.join(map(str, counts))} kind(s), got {len(kinds)}")
+        if distinct and len(set(kinds)) != len(kinds):
+            raise typer.BadParameter(f"{value!r} names a kind twice")
+        return value
+
+    return typer.Option(default, flag, callback=check, help=help)
+
+
+# --- options added by decorators ----------------------------------------------------------------------------
+def _with_params(fn: Callable, extra: dict, gather: Callable, drop=()):
+    """``fn`` as a command with the options ``extra`` (``{name: (annotation, OptionInfo)}``) added and the
+    parameters ``drop`` removed from its signature; ``gather(kwargs)`` turns the call's arguments back into
+    ``fn``'s."""
+    signature = inspect.signature(fn, eval_str=True)
+    params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
+              if p.name not in drop]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=info, annotation=hint)
+               for name, (hint, info) in extra.items()]
+
+    @functools.wraps(fn)
+    def command(**kwargs):
+        return fn(**gather(kwargs))
+
+    command.__signature__ = signature.replace(parameters=params)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    return command
+
+
+def deprecated_aliases(**aliases: str):
+    """Keep old option names working, hidden from --help: ``@deprecated_aliases(episodes="--games")`` adds a
+    hidden ``--games`` whose value, when given, replaces ``episodes``'s. Decorate below ``@app.command``."""
+
+    def decorate(fn: Callable):
+        params = inspect.signature(fn, eval_str=True).parameters
+        extra, targets = {}, {}
+        for target, flag in aliases.items():
+            name = "_old_" + flag.lstrip("-").replace("-", "_")
+            info = params[target].default
+            extra[name] = (Optional[params[target].annotation],
+                           typer.Option(None, flag, hidden=True, min=getattr(info, "min", None),
+                                        max=getattr(info, "max", None)))
+            targets[name] = target
+
+        def gather(kwargs):
+            for name, target in targets.items():
+                value = kwargs.pop(name, None)
+                if value is not None:
+                    kwargs[target] = value
+            return kwargs
+
+        return _with_params(fn, extra, gather)
+
+    return decorate
+
+
+def option_group(group: str, options: dict):
+    """A decorator adding the options ``{name: (annotation, OptionInfo)}`` to a command that takes them as one
+    dict argument ``group`` (one definition for a block of options several commands share)."""
+
+    def decorate(fn: Callable):
+        def gather(kwargs):
+            kwargs[group] = {name: kwargs.pop(name) for name in options}
+            return kwargs
+
+        return _with_params(fn, options, gather, drop=(group,))
+
+    return decorate
+
+
+# --- outputs -------------------------------------------------------------------------------------------------
+def fail(message: str, code: int = 2):
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    raise typer.Exit(code)
 
 
 def refuse_bad_outputs(outputs: dict, inputs=(), force: bool = False, tables=("--results",)) -> None:
@@ -28,5 +171,40 @@ def refuse_bad_outputs(outputs: dict, inputs=(), force: bool = False, tables=("-
     try:
         check_outputs(outputs, inputs, force, tables)
     except BeliefError as e:
-        print(f"error: {e}", file=sys.stderr)
-        raise typer.Exit(2 if isinstance(e, OutputConflictError) else 1)
+        fail(str(e), 2 if isinstance(e, OutputConflictError) else 1)
+
+
+def out_paths(out_dir: Optional[Path], names, force: bool) -> dict:
+    """``{name: out_dir/name}`` for the files a command will write into ``--out DIR`` ({} without --out);
+    exits 1 before any work when one exists (without --force) or DIR is not a directory."""
+    if out_dir is None:
+        return {}
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {out_dir} is not a directory", 1)
+    paths = {n: out_dir / n for n in names}
+    existing = [p for p in paths.values() if p.exists()]
+    if existing and not force:
+        fail(f"{existing[0]} exists; pass --force to overwrite it", 1)
+    return paths
+
+
+def write_aggregate(paths: dict, rows, summary: dict) -> None:
+    """``episodes.jsonl`` and ``summary.json`` into the --out directory (nothing without --out), atomically."""
+    if not paths:
+        return
+    from belief.files.atomic import atomic_write_text
+    from belief.files.outputs import write_jsonl
+
+    try:
+        next(iter(paths.values())).parent.mkdir(parents=True, exist_ok=True)
+        write_jsonl(paths["episodes.jsonl"], rows)
+        atomic_write_text(paths["summary.json"], json.dumps(summary, indent=1) + "\n")
+    except OSError as e:
+        fail(f"cannot write into --out {paths['summary.json'].parent}: {e}", 1)
+
+
+#: where episodes run, as one option group: ``@pool_options`` hands a command ``pool``, the keywords of
+#: :func:`belief.app.cli.episode_report.play_all` (``executor``, ``workers``, ``address``, ``progress``)
+POOL = {"executor": (Executor, EXECUTOR), "workers": (int, WORKERS), "address": (Optional[str], ADDRESS),
+        "progress": (bool, PROGRESS)}
+pool_options = option_group("pool", POOL)

@@ -1,6 +1,6 @@
 """Transport commands: ``belief bench transport`` and ``belief run transport``.
 
-``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--worlds N``
+``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--episodes N``
 generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
 table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
 stdout line; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
@@ -11,7 +11,6 @@ other LLM commands; LLM usage and fallbacks are reported (table, and an ``llm`` 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -25,7 +24,6 @@ from belief.app.cli.app import bench_app, run_app
 from belief.app.plot.data import BenchSummary
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
-from belief.app.runs.executor import EXECUTORS
 from belief.llm.client import LLMError
 from belief.files.outputs import write_table
 
@@ -33,20 +31,7 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _fail(message: str, code: int = 2):
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(code)
-
-
-def _agents(text: str) -> list:
-    from belief.agents.transport.baselines import AGENT_TYPES, is_known
-
-    kinds = [k.strip() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if not is_known(k)]
-    if not kinds or bad:
-        _fail(f"--agents: unknown agent type(s) {', '.join(bad) or '(none)'}; choose from {', '.join(AGENT_TYPES)}"
-              " (or a mixed team such as cobel+coela)")
-    return kinds
+_fail = run_options.fail
 
 
 def _table(summary: dict) -> Table:
@@ -85,23 +70,19 @@ def _save_plot(summary: dict, path: Path) -> None:
 LLM_PARTS_HELP = "LLM mode parts, comma-separated: update, predict, message (default: all three)"
 
 
-def _llm_mode(llm: bool, kinds, base_url, model, api_key, timeout, max_retries, parts):
+def _llm_mode(llm: bool, kinds, endpoint: dict, parts):
     """The TransportLLM for --llm (None without); exits 2 on misuse, 1 with one error line on LLM failure."""
     if not llm:
-        given = [f for f, v in (("--base-url", base_url), ("--model", model), ("--api-key", api_key),
-                                ("--timeout", timeout), ("--max-retries", max_retries),
-                                ("--llm-parts", parts)) if v is not None]
+        given = [f"--{k.replace('_', '-')}" for k, v in {**endpoint, "llm_parts": parts}.items() if v is not None]
         if given:
             _fail(f"{', '.join(given)} {'only applies' if len(given) == 1 else 'only apply'} with --llm")
         return None
     if "cobel" not in kinds:
         _fail("--llm applies to cobel agents: include cobel in --agents")
     from belief.agents.transport.llm import make_llm, parse_parts
-    from belief.errors import BeliefError
 
     try:
-        return make_llm(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
-                        max_retries=max_retries, parts=parse_parts(parts or "update,predict,message"))
+        return make_llm(**endpoint, parts=parse_parts(parts or "update,predict,message"))
     except BeliefError as e:
         _fail(" ".join(str(e).split()), 1)
 
@@ -118,61 +99,69 @@ def _llm_table(rep: dict) -> Table:
     return t
 
 
+_HIDDEN_RESULTS = typer.Option(None, "--results", hidden=True)  # before --out: one table file (.json/.jsonl/.csv)
+_HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the trace file of one episode
+_KINDS = dict(choices="belief.agents.transport.baselines:AGENT_TYPES", known="belief.agents.transport.baselines:is_known")
+_PLANNER = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy")
+_LLM_PARTS = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP)
+
+
+def _check_planner(planner: Optional[str]) -> None:
+    from belief.agents.transport.planner import ENGINES
+
+    if planner is not None and planner not in ENGINES:
+        _fail(f"--planner must be one of {', '.join(ENGINES)}")
+
+
 @bench_app.command("transport")
+@llm_options.endpoint_options
+@run_options.deprecated_aliases(episodes="--worlds")
 def bench_transport(
     episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
                                                   "'0-5,12', 'food', 'stuff-high', 'food-low-3' (default: all 24)"),
-    agents: str = typer.Option("cobel,coela,silent,rhp,rhp_alone", "--agents",
-                               help="comma-separated agent types (see belief.agents.transport.baselines)"),
-    worlds: Optional[int] = typer.Option(None, "--worlds", min=2, help="play N generated worlds instead of the fixed 24"),
-    seed: int = typer.Option(0, "--seed", min=0, help="seed of the generated worlds (with --worlds)"),
+    agents: str = run_options.agents("cobel,coela,silent,rhp,rhp_alone", counts=None, help="comma-separated "
+                                     "agent types (see belief.agents.transport.baselines)", **_KINDS),
+    episodes: Optional[int] = typer.Option(None, "--episodes", min=2, help="play N generated worlds (seeds "
+                                           "S..S+N-1) instead of the fixed 24"),
+    seed: int = run_options.SEED,
     as_json: bool = typer.Option(False, "--json", help="only the JSON line on stdout (no table)"),
     progress: bool = run_options.PROGRESS,
     plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
-    planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy"),
-    executor: str = run_options.EXECUTOR,
-    workers: int = typer.Option(2, "--workers", min=1, help="episode processes (local) or CPUs (ray)"),
+    planner: Optional[str] = _PLANNER,
+    executor: run_options.Executor = run_options.EXECUTOR,
+    workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
-    results: Optional[Path] = typer.Option(None, "--results", help="write one row per episode: .json (an array), "
-                                           ".jsonl or .csv (flat: nested figures as dotted columns)"),
+    out_dir: Optional[Path] = run_options.out(),
+    results: Optional[Path] = _HIDDEN_RESULTS,
     force: bool = run_options.FORCE,
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (one process; see --llm-parts)"),
-    base_url: Optional[str] = llm_options.BASE_URL,
-    model: Optional[str] = llm_options.MODEL,
-    api_key: Optional[str] = llm_options.API_KEY,
-    timeout: Optional[float] = llm_options.TIMEOUT,
-    max_retries: Optional[int] = llm_options.MAX_RETRIES,
-    llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
+    endpoint: dict = None,
+    llm_parts: Optional[str] = _LLM_PARTS,
 ):
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
-    from belief.agents.transport.planner import ENGINES
     from belief.envs.transport.world import parse_subset
     from belief.app.runners.transport import bench, to_json_line
 
-    if worlds is not None and episodes_subset is not None:
-        _fail("--worlds and --episodes-subset exclude each other (generated worlds or fixed episodes)")
+    if episodes is not None and episodes_subset is not None:
+        _fail("--episodes and --episodes-subset exclude each other (generated worlds or fixed episodes)")
     try:
         eps = parse_subset(episodes_subset)
     except ValueError as e:
         _fail(str(e))
-    kinds = _agents(agents)
-    if planner is not None and planner not in ENGINES:
-        _fail(f"--planner must be one of {', '.join(ENGINES)}")
+    kinds = run_options.split_kinds(agents)
+    _check_planner(planner)
     if plot is not None:
         _check_plot_path(plot)
-    if executor not in EXECUTORS:
-        _fail(f"--executor must be one of {', '.join(EXECUTORS)} (got {executor!r})")
     run_options.refuse_bad_outputs({"--plot": plot, "--results": results}, (), force)
-    mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
-    total = (worlds if worlds is not None else len(eps)) * len(kinds)
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    mode = _llm_mode(llm, kinds, endpoint, llm_parts)
+    total = (episodes if episodes is not None else len(eps)) * len(kinds)
     with progress_bar("transport episodes", total=total, enabled=progress) as bar:
         try:
-            summary = bench(None if worlds is not None else eps, kinds, planner=planner, workers=workers,
+            summary = bench(None if episodes is not None else eps, kinds, planner=planner, workers=workers,
                             progress=lambda r: bar.advance(description=f"{r['agent']} {r['name']}"), llm=mode,
-                            worlds=worlds, seed=seed, executor=executor, address=address)
-        except LLMError as e:  # only LLM mode raises these (an endpoint that never answered)
-            _fail(" ".join(str(e).split()), 1)
-        except BeliefError as e:  # the executor: Ray missing or unreachable
+                            worlds=episodes, seed=seed, executor=executor, address=address)
+        except BeliefError as e:  # LLM mode: an endpoint that never answered; the executor: Ray missing
             _fail(" ".join(str(e).split()), 1)
     if not as_json:
         out.print(_table(summary))
@@ -186,61 +175,78 @@ def bench_transport(
             write(path)
         except (OSError, ValueError) as e:
             _fail(f"cannot write {path}: {e}", 1)
+    line = to_json_line(summary)
+    run_options.write_aggregate(files, summary["results"], json.loads(line))
     if plot is not None and not as_json:
         out.print(f"plot: {plot}")
-    print(to_json_line(summary))
+    print(line)
 
 
 @run_app.command("transport")
+@llm_options.endpoint_options
+@run_options.deprecated_aliases(seed="--world-seed")
 def run_transport(
-    episode: int = typer.Option(0, "--episode", min=0, max=23, help="fixed episode index 0-23"),
-    world_seed: Optional[int] = typer.Option(None, "--world-seed", min=0,
-                                             help="play the generated world of this seed instead of --episode"),
-    agents: str = typer.Option("cobel", "--agents", help="an agent type (cobel, coela, silent, rhp, rhp_alone, "
-                                                         "ablations, cobel+coela)"),
-    planner: Optional[str] = typer.Option(None, "--planner", help="pyperplan | fast-downward | greedy"),
-    trace: Optional[Path] = typer.Option(None, "--trace", help="write the global trace (JSONL)"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object as the last line"),
+    episode: int = typer.Option(0, "--episode", min=0, max=23, help="first fixed episode, index 0-23"),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="play generated worlds from this seed "
+                                       "instead of the fixed episodes"),
+    episodes: int = run_options.episodes(1, "number of episodes (fixed episodes from --episode, or generated "
+                                            "worlds from --seed)"),
+    agents: str = run_options.agents("cobel", help="an agent type (cobel, coela, silent, rhp, rhp_alone, "
+                                     "ablations, cobel+coela)", **_KINDS),
+    planner: Optional[str] = _PLANNER,
+    out_dir: Optional[Path] = run_options.out("write each episode's global trace into DIR "
+                                              "(transport_INDEX.trace.jsonl or transport_gen_SEED.trace.jsonl)"),
+    trace: Optional[Path] = _HIDDEN_TRACE,
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
     force: bool = run_options.FORCE,
     max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="stop after this many env steps"),
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
-    base_url: Optional[str] = llm_options.BASE_URL,
-    model: Optional[str] = llm_options.MODEL,
-    api_key: Optional[str] = llm_options.API_KEY,
-    timeout: Optional[float] = llm_options.TIMEOUT,
-    max_retries: Optional[int] = llm_options.MAX_RETRIES,
-    llm_parts: Optional[str] = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP),
+    endpoint: dict = None,
+    llm_parts: Optional[str] = _LLM_PARTS,
 ):
-    """Play one transport_v0 episode and print its figures."""
+    """Play transport_v0 episodes and print each one's figures."""
     from belief.app.runners.transport import run_episode
 
-    kinds = _agents(agents)
-    if len(kinds) != 1:
-        _fail("--agents takes one agent type here")
-    from belief.agents.transport.planner import ENGINES
-    if planner is not None and planner not in ENGINES:
-        _fail(f"--planner must be one of {', '.join(ENGINES)}")
-    run_options.refuse_bad_outputs({"--trace": trace}, (), force)
-    mode = _llm_mode(llm, kinds, base_url, model, api_key, timeout, max_retries, llm_parts)
-    try:
-        world = episode if world_seed is None else ("gen", world_seed)
-        r = run_episode(world, kinds[0], planner, trace_path=str(trace) if trace else None, llm=mode,
-                        max_steps=max_steps)
-    except LLMError as e:
-        _fail(" ".join(str(e).split()), 1)
-    except OSError as e:  # --trace: the file cannot be written
-        _fail(f"cannot write the trace {trace}: {e}", 1)
+    _check_planner(planner)
+    if seed is None and episode + episodes > 24:
+        _fail(f"--episode {episode} --episodes {episodes} goes past the 24 fixed episodes (0-23)")
+    worlds = [("gen", s) for s in range(seed, seed + episodes)] if seed is not None \
+        else list(range(episode, episode + episodes))
+    names = {w: f"transport_gen_{w[1]}.trace.jsonl" if isinstance(w, tuple) else f"transport_{w}.trace.jsonl"
+             for w in worlds}
+    if trace is not None and (episodes != 1 or out_dir is not None):
+        _fail("--trace FILE takes one episode and no --out; use --out DIR")
+    run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
+    files = run_options.out_paths(out_dir, names.values(), force)
+    mode = _llm_mode(llm, [agents], endpoint, llm_parts)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for world in worlds:
+        path = trace if trace is not None else files.get(names[world])
+        try:
+            r = run_episode(world, agents, planner, trace_path=str(path) if path else None, llm=mode,
+                            max_steps=max_steps)
+        except LLMError as e:
+            _fail(" ".join(str(e).split()), 1)
+        except OSError as e:  # the trace file cannot be written
+            _fail(f"cannot write the trace {path}: {e}", 1)
+        _print_episode(r, agents, path)
+        rows.append(r)
+    if mode is not None:
+        out.print(_llm_table(mode.report()))
+    if as_json:
+        print("".join(json.dumps(r) + "\n" for r in rows), end="")
+
+
+def _print_episode(r: dict, kind: str, trace: Optional[Path]) -> None:
     def pct(x):
         return "n/a" if x is None else f"{x:.0%}"
 
-    out.print(f"{r['name']} with {kinds[0]} ({r['n_agents']} agents, {r['targets']} targets, {r['rooms']} rooms): "
+    out.print(f"{r['name']} with {kind} ({r['n_agents']} agents, {r['targets']} targets, {r['rooms']} rooms): "
               f"transport rate {r['transport_rate']:.0%} in {r['frames']} frames, {r['messages']} messages "
               f"({r['message_tokens']} tokens, {r['comm_frames']} frames), prediction accuracy "
               f"{pct(r['prediction_accuracy'])}, belief accuracy {pct(r['belief_accuracy_world'])} (world) / "
               f"{pct(r['belief_accuracy_partner'])} (partner), miscoordination {r['miscoordination']}")
     if trace:
         out.print(f"trace: {trace}")
-    if mode is not None:
-        out.print(_llm_table(mode.report()))
-    if as_json:
-        print(json.dumps(r))

@@ -105,11 +105,12 @@ def _kind_of(agent: str, episode: dict | None) -> str:
 
 def _flat_row(q: dict, where: str, episode: dict | None) -> dict:
     """A row of the flat layout: it carries its own verdict (`correct`) and, usually, the agent's `kind`."""
-    missing = [k for k in ("order", "template", "correct") if k not in q]
+    missing = [k for k in ("template", "correct") if k not in q] + ([] if "level" in q or "order" in q else ["level"])
     if missing:
         raise ResultsError(f"{where}: question row lacks {', '.join(missing)}")
     kind = q.get("kind") or _kind_of(str(q.get("agent", "?")), episode)
-    return {"order": _order(q["order"], where), "template": str(q["template"]), "kind": kind,
+    # the level names the panel; an older row without it carried the level's index as "order"
+    return {"order": _order(q["level"] if "level" in q else q["order"], where), "template": str(q["template"]), "kind": kind,
             "correct": q["correct"] is True}
 
 

@@ -132,9 +132,9 @@ def question_rows(seed: int, kinds, qs, answers) -> list[dict]:
     for q in qs:
         text = by_id.get(q.id)
         rows.append({"episode": episode_name(seed), "seed": seed, "id": q.id, "t": q.t, "turn": q.turn,
-                     "round": q.round, "set": q.set, "level": q.level, "order": LEVELS.index(q.level),
+                     "round": q.round, "set": q.set, "level": q.level, "order": graded[q.id]["order"],
                      "template": q.template, "subject": q.subject, "variant": q.variant, "agent": q.asked,
-                     "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": bool(q.answer),
+                     "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": graded[q.id]["gold"],
                      "answer": text, "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"]})
     return rows
 

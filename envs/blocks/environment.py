@@ -33,6 +33,7 @@ from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, Task, World, balanc
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 10
@@ -65,7 +66,7 @@ class raw_env(TurnBasedTextEnv):
         self.family = family
         self.slip = slip
         self.max_rounds = max_rounds
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reset(seed=seed)
 
     # --- lifecycle ---------------------------------------------------------------------------------
@@ -221,9 +222,7 @@ class raw_env(TurnBasedTextEnv):
 
     def render(self):
         text = "\n".join(render(self.view(a)) for a in AGENTS)
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 __all__ = ["env", "parallel_env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

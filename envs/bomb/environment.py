@@ -47,6 +47,7 @@ from belief.envs.bomb.text import format_messages, parse_message_facts
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Effect, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 8192
 OBS_LEN = 9
@@ -114,7 +115,7 @@ class raw_env(TurnBasedTextEnv):
         self.random_maps = random_maps
         self.max_rounds = max_rounds
         self.deadlock_rounds = deadlock_rounds
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self._pending_message = ""
         self._invalid_reason: tuple[str | None, str] | None = None
         self.reset(seed=seed)
@@ -385,6 +386,4 @@ class raw_env(TurnBasedTextEnv):
             bombs = [f"{bomb_name(b)}[{colour_list(w.bombs[b].remaining)}]" for b in w.contents(r)]
             lines.append(f"  {room_name(r)}: {', '.join(bombs) or '-'}; agents: {', '.join(w.agents_in(r)) or '-'}")
         text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)

@@ -29,6 +29,7 @@ from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, 
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 20
@@ -55,7 +56,7 @@ class raw_env(TurnBasedTextEnv):
     def __init__(self, seed: int | None = None, render_mode: str | None = None):
         super().__init__()
         self.possible_agents = list(PLAYERS)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self._seed = seed
         self.reset(seed=seed)
 
@@ -187,9 +188,7 @@ class raw_env(TurnBasedTextEnv):
 
     def render(self):
         text = "\n".join(self.text(a) for a in PLAYERS)
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 def global_trace(seed, actions) -> Trace:

@@ -59,6 +59,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import ParallelTextEnv
 from belief.envs.base.tokens import count_tokens
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 AGENT_NAMES = ("alice", "bob")
 TEXT_MAX = 8192
@@ -108,7 +109,7 @@ class raw_env(ParallelTextEnv):
         self.agents = list(self.possible_agents)
         self._seed = seed
         self.max_steps = max_steps
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.world: hw.World | None = None
         self.trace = Trace()
 
@@ -328,7 +329,7 @@ class raw_env(ParallelTextEnv):
         infos = {a: self._info(a) for a in self.agents}
         result = self._step_result(obs, infos, reward, done, trunc)
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return result
 
     def _progress(self) -> int:
@@ -449,7 +450,7 @@ class raw_env(ParallelTextEnv):
         for a in self.possible_agents:
             held = [o for o in w.held[a] if o]
             lines.append(f"  {a}: {w.agent_room[a]}, holding {', '.join(held) or 'nothing'}")
-        return "\n".join(lines)
+        return rendered(self.render_mode, "\n".join(lines))
 
 
 __all__ = ["AGENT_NAMES", "N_ACTIONS", "env", "parallel_env", "put_name", "raw_env"]

@@ -33,6 +33,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.errors import BeliefError
 from belief.truth.trace import Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 PLAYERS = ("alice", "bob")
 TEXT_MAX = 2048
@@ -57,7 +58,7 @@ class MazeEnv(TurnBasedTextEnv):
     def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None):
         super().__init__()
         self.possible_agents = list(PLAYERS)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._seed = seed
@@ -281,9 +282,7 @@ class MazeEnv(TurnBasedTextEnv):
     def render(self):
         text = "\n".join(f"{p}: {self.text(p)}" for p in PLAYERS) + \
             f"\n{self.adversary} in {self.maze.pos[self.adversary]}"
-        if self.render_mode == "human":
-            print(text)
-        return text
+        return rendered(self.render_mode, text)
 
 
 def global_trace(env_cls, seed, actions, **kwargs) -> Trace:

@@ -51,6 +51,7 @@ sent)``), ``action_mask`` and ``action_names``. ``env.metrics()`` gives the epis
 from __future__ import annotations
 
 import numpy as np
+from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs.transport import world as tw
 from belief.envs.base.spaces import printable
@@ -60,6 +61,7 @@ from belief.errors import BeliefError
 from belief.logic.formula import Atom
 from belief.grammar import parse_fact
 from belief.truth.trace import Action, Content, Effect, Enter, Observe, Set, Tell, Trace
+from belief.envs.base.render import check_render_mode, rendered
 
 AGENT_NAMES = tw.AGENT_NAMES
 TEXT_MAX = 8192
@@ -77,12 +79,14 @@ A_TRANSPORT = A_PUT + N_TARGET_SLOTS * N_CONTAINER_SLOTS
 N_ACTIONS = A_TRANSPORT + 1
 
 
-def env(**kwargs):
-    return raw_env(**kwargs)
-
-
 def parallel_env(**kwargs):
+    """The parallel form (PettingZoo ``ParallelEnv``): every agent acts each step."""
     return raw_env(**kwargs)
+
+
+def env(**kwargs):
+    """The AEC form (PettingZoo's ``parallel_to_aec``), as ``env()`` is in every PettingZoo package."""
+    return parallel_to_aec(raw_env(**kwargs))
 
 
 class raw_env(ParallelTextEnv):
@@ -113,7 +117,7 @@ class raw_env(ParallelTextEnv):
         self.agents = list(self.possible_agents)
         self.budget = budget
         self.max_steps = max_steps
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.record_trace = record_trace
         self.world: tw.World | None = None
         self.trace = Trace()
@@ -426,7 +430,7 @@ class raw_env(ParallelTextEnv):
             self._feedback[a] = None
         result = self._step_result(obs, infos, reward, done, trunc and not done)
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return result
 
     def _complete(self, a: str, idx: int, text: str):
@@ -581,7 +585,7 @@ class raw_env(ParallelTextEnv):
         lines = [f"frame {self.now}/{self.budget}, on the bed: {len(self.world.on_bed())}/{len(self.world.targets)}"]
         for a in self.possible_agents:
             lines.append(f"  {a}: {self.room[a]}, holding {', '.join(self.held[a]) or 'nothing'}")
-        return "\n".join(lines)
+        return rendered(self.render_mode, "\n".join(lines))
 
 
 def _with_agents(spec, n: int) -> tw.World:

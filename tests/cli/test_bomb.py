@@ -34,14 +34,17 @@ def test_run_bomb_json_last_line_and_flat_results(tmp_path):
     q = questions[0]
     for key in ("gold", "answer", "reading", "correct", "order", "level", "template", "agent", "episode"):
         assert key in q
-    assert isinstance(q["gold"], bool) and isinstance(q["answer"], str) and q["reading"] in ("yes", "no", "none")
-    assert all(x["correct"] == (x["reading"] == ("yes" if x["gold"] else "no")) for x in questions)
+    # one vocabulary with `belief grade --out`: gold is the text yes/no, order the length of the belief chain
+    assert q["gold"] in ("yes", "no") and isinstance(q["answer"], str) and q["reading"] in ("yes", "no", "none")
+    assert all(x["correct"] == (x["reading"] == x["gold"]) for x in questions)
+    orders = {x["level"]: {y["order"] for y in questions if y["level"] == x["level"]} for x in questions}
+    assert orders == {"introspection": {1}, "first_order": {1}, "second_order": {2}}
     right = sum(x["correct"] for x in questions if x["level"] == "first_order")
     total = sum(x["level"] == "first_order" for x in questions)
     assert last["tom_accuracy"]["first_order"] == right / total
     with open(tmp_path / "questions.csv", newline="") as f:
         qrows = list(csv.DictReader(f))
-    assert len(qrows) == len(questions) and qrows[0]["gold"] in ("true", "false")
+    assert len(qrows) == len(questions) and qrows[0]["gold"] in ("yes", "no")
     assert qrows[0]["answer"] == q["answer"]
     # the answers files name their episode (ids repeat across episodes)
     answers = [json.loads(x) for x in (tmp_path / "bomb_2.answers.jsonl").read_text().splitlines()]

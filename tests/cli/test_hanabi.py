@@ -8,7 +8,7 @@ runner = CliRunner()
 
 
 def test_run_hanabi_json():
-    r = runner.invoke(app, ["run", "hanabi", "--games", "2", "--seed", "0", "--agents", "hintless", "--json",
+    r = runner.invoke(app, ["run", "hanabi", "--episodes", "2", "--seed", "0", "--agents", "hintless", "--json",
                             "--no-progress"])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
@@ -18,5 +18,13 @@ def test_run_hanabi_json():
 
 
 def test_run_hanabi_bad_agents():
-    r = runner.invoke(app, ["run", "hanabi", "--games", "1", "--agents", "cheater"])
-    assert r.exit_code != 0 and r.stdout == "" and r.stderr.startswith("error: --agents")
+    r = runner.invoke(app, ["run", "hanabi", "--episodes", "1", "--agents", "cheater"])
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("error: Invalid value for '--agents'")
+    assert "belief, hintless" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_run_hanabi_old_games_flag_still_works_but_is_hidden():
+    r = runner.invoke(app, ["run", "hanabi", "--games", "1", "--agents", "hintless", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout.strip().splitlines()[-1])["episodes"] == 1
+    assert "--games" not in runner.invoke(app, ["run", "hanabi", "--help"]).stdout

@@ -32,8 +32,6 @@ def test_world_exposes_env_parallel_env_and_raw_env(world):
 @pytest.mark.parametrize("world", WORLDS)
 def test_aec_api(world):
     e = importlib.import_module(world).env(**WORLDS[world])
-    if world == "belief.envs.transport" and not isinstance(e, AECEnv):
-        pytest.xfail("transport's env() becomes AEC (parallel_to_aec) on the CLI flag-renames branch")
     assert isinstance(e, AECEnv)
     api_test(e, num_cycles=60)
 

@@ -121,10 +121,10 @@ def test_cli_bench_and_run(tmp_path):
     last = json.loads(r.stdout.strip().splitlines()[-1])
     assert last["episodes"] == 2 and set(last["by_agent"]) == {"cobel", "single"}
     assert "cobel" in last["diff_vs"]
-    trace = tmp_path / "t.jsonl"
-    r = _belief("run", "household", "--seed", "1", "--agents", "cobel", "--trace", str(trace), "--json")
+    r = _belief("run", "household", "--seed", "1", "--agents", "cobel", "--out", str(tmp_path), "--json")
     assert r.returncode == 0, r.stderr
     row = json.loads(r.stdout.strip().splitlines()[-1])
+    trace = tmp_path / "household_1.trace.jsonl"
     assert row["done"] and trace.exists()
     from belief.truth.trace import Trace
 
@@ -134,6 +134,7 @@ def test_cli_bench_and_run(tmp_path):
 @pytest.mark.parametrize("args", [("bench", "household", "--agents", "cobel,nobody"),
                                   ("bench", "household", "--episodes", "0"),
                                   ("run", "household", "--agents", "cobel,silent"),
+                                  ("run", "household", "--agents", "cobel,,cobel"),
                                   ("run", "household", "--trace", "/nonexistent/dir/t.jsonl")])
 def test_cli_bad_input_is_one_error_line(args):
     r = _belief(*args)

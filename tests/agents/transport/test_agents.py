@@ -253,7 +253,7 @@ def test_cli_bench_transport_generated_worlds_json_only():
 
     from belief.app.cli import app
 
-    res = CliRunner().invoke(app, ["bench", "transport", "--worlds", "2", "--seed", "3", "--agents", "rhp,rhp_alone",
+    res = CliRunner().invoke(app, ["bench", "transport", "--episodes", "2", "--seed", "3", "--agents", "rhp,rhp_alone",
                                    "--workers", "1", "--json", "--no-progress"])
     assert res.exit_code == 0, res.output
     lines = res.stdout.strip().splitlines()
@@ -324,7 +324,7 @@ def test_cli_transport_bad_output_paths_are_one_error_line(tmp_path):
              (["run", "transport", "--episode", "0", "--agents", "rhp", "--max-steps", "3",
                "--trace", str(missing / "t.jsonl")], 1),
              (["bench", "transport", "--episodes-subset", "5-2", "--agents", "rhp"], 2),
-             (["bench", "transport", "--worlds", "3", "--episodes-subset", "0", "--agents", "rhp"], 2),
+             (["bench", "transport", "--episodes", "3", "--episodes-subset", "0", "--agents", "rhp"], 2),
              (["bench", "transport", "--agents", "cobel+nobody"], 2)]
     for args, code in cases:
         res = CliRunner().invoke(app, args)
