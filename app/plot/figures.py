@@ -92,7 +92,8 @@ def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
             figures = [_accuracy(c) for c in cells]
             xs = [g + (i - (len(kinds) - 1) / 2) * width for g in range(len(groups))]
             heights = [h for h, _ in figures]
-            yerr = [[h - ci[0] if ci else 0.0 for h, ci in figures], [ci[1] - h if ci else 0.0 for h, ci in figures]]
+            yerr = [[max(h - ci[0], 0.0) if ci else 0.0 for h, ci in figures],
+                    [max(ci[1] - h, 0.0) if ci else 0.0 for h, ci in figures]]
             ax.bar(xs, heights, width * 0.92, color=colours[kind], label=kind, yerr=yerr, capsize=1.5,
                    error_kw={"elinewidth": 0.7, "ecolor": "0.2"})
             for x, cell, (h, ci) in zip(xs, cells, figures):

@@ -144,4 +144,4 @@ def wilson_ci95(right: int, total: int) -> tuple[float, float]:
     share = right / total
     centre = (share + z * z / (2 * total)) / (1 + z * z / total)
     half = z / (1 + z * z / total) * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(centre - half, share)), min(1.0, max(centre + half, share))  # rounding: hold the share

@@ -87,3 +87,10 @@ def test_bounds_clip_the_interval_of_a_rate():
     mean, (lo, hi) = mean_ci95([0.2, 1.0], bounds=(0.0, 1.0))
     assert mean == pytest.approx(0.6) and (lo, hi) == (0.0, 1.0)
     assert mean_ci95([0.2, 1.0])[1][0] < 0  # unclipped, the t interval of two values is far wider
+
+
+def test_wilson_interval_always_holds_the_share():
+    for total in range(1, 200):
+        for right in range(total + 1):
+            lo, hi = wilson_ci95(right, total)
+            assert 0.0 <= lo <= right / total <= hi <= 1.0, (right, total)
