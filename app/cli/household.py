@@ -2,8 +2,8 @@
 
 ``bench household`` plays seeds ``seed .. seed+episodes-1`` with every agent kind (processes in
 parallel), shows a progress bar with ETA on stderr, a table on stdout, and as the last stdout line
-(``--json``) the contract object ``{"episodes", "by_agent": {...}, "diff_vs": {...}}``; ``--out DIR`` writes
-it to ``summary.json`` beside ``episodes.jsonl`` (one row per episode and kind).
+(``--json``) the benchmark JSON object (the one shape of every world bench: docs/benchmarks.md); ``--out DIR``
+writes it to ``summary.json`` beside ``episodes.jsonl`` (one row per episode and kind).
 """
 
 from __future__ import annotations
@@ -35,29 +35,20 @@ def _pct(x) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
+TABLE_METRICS = ("steps", "done_rate", "message_tokens", "comm_frames", "prediction_accuracy", "belief_accuracy_world")
+
+
 def _table(summary: dict) -> Table:
-    t = Table(title=f"household_v0 (C-WAH), {summary['episodes']} episode(s): steps (lower is better)")
-    for col in ("agent", "steps", "95% CI", "done", "message tokens", "comm steps", "prediction acc.",
-                "belief acc. (world)", "detections", "yields", "avoided dup."):
-        t.add_column(col, justify="left" if col == "agent" else "right")
-    for k, v in summary["by_agent"].items():
-        m = v["miscoordination"]
-        t.add_row(k, f"{v['steps']:.2f}", f"[{v['ci95'][0]:.2f}, {v['ci95'][1]:.2f}]", _pct(v["done_rate"]),
-                  f"{v['message_tokens']:.1f}", f"{v['comm_frames']:.2f}", _pct(v["prediction_accuracy"]),
-                  _pct(v["belief_accuracy_world"]), f"{m['detections']:.2f}", f"{m['yields']:.2f}",
-                  f"{m['avoided_duplicates']:.2f}")
-    return t
+    from belief.app.bench.tables import agents_table
+
+    return agents_table(summary, TABLE_METRICS, f"household_v0 (C-WAH), {summary['episodes']} episode(s): means, "
+                                                "95% intervals, (n) episodes; steps: lower is better")
 
 
 def _diff_table(summary: dict) -> Table:
-    t = Table(title="paired step differences (same seeds), 95% CI; '~': the interval includes 0, no ordering")
-    for col in ("a - b", "mean", "95% CI", "ordering"):
-        t.add_column(col, justify="left" if col == "a - b" else "right")
-    for a, row in summary["diff_vs"].items():
-        for b, d in row.items():
-            t.add_row(f"{a} - {b}", f"{d['steps_diff']:+.2f}", f"[{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}]",
-                      f"{a} {d['ordering']} {b}")
-    return t
+    from belief.app.bench.tables import diff_table
+
+    return diff_table(summary, ("steps", "done_rate", "message_tokens"))
 
 
 _KINDS = "belief.app.runners.household:AGENT_KINDS"

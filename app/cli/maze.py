@@ -3,7 +3,7 @@
 
 Each episode is :func:`belief.app.runners.maze.play_episode` (a pure function of (config, seed)); figures
 are means with 95% t intervals, ``--vs KIND`` adds paired differences on the same seeds (the shared
-report of :mod:`belief.app.cli.worlds`).
+report of :mod:`belief.app.cli.episode_report`: the one benchmark shape, docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -22,70 +22,16 @@ from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
 from belief.files.atomic import atomic_write_text
 from belief.grading.report import episode_id
-from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
 
 CAPTURE_FIGURES = ("captured", "turns", "messages")
 ESCAPE_FIGURES = ("escaped", "escaped_players", "caught", "turns", "messages")
-COORDQA_CATEGORIES = ("EC", "ToM", "JP")
-
-
-def _accuracies(results, category: str) -> dict:
-    """``{seed: accuracy}`` of one CoordinationQA category, for the episodes that asked any."""
-    out_ = {}
-    for r in results:
-        correct, total = r.get("coordqa", {}).get(category, (0, 0))
-        if total:
-            out_[r["seed"]] = correct / total
-    return out_
-
-
-def coordqa_summary(main, other=None) -> dict:
-    """Per category: the mean per-episode accuracy with its 95% t interval, the pooled accuracy and the
-    question count; with ``other`` also the paired difference on the seeds both asked about."""
-    out_ = {}
-    for cat in COORDQA_CATEGORIES:
-        row = {}
-        for label, results in (("agents", main), ("vs", other)):
-            if results is None:
-                continue
-            acc = _accuracies(results, cat)
-            correct = sum(r.get("coordqa", {}).get(cat, (0, 0))[0] for r in results)
-            total = sum(r.get("coordqa", {}).get(cat, (0, 0))[1] for r in results)
-            mean, (lo, hi) = mean_ci95(list(acc.values())) if acc else (None, (None, None))
-            row[label] = {"mean": mean, "ci95": [lo, hi], "pooled": correct / total if total else None,
-                          "questions": total, "episodes": len(acc)}
-        if other is not None:
-            a, b = _accuracies(main, cat), _accuracies(other, cat)
-            seeds = sorted(set(a) & set(b))
-            if len(seeds) > 1:
-                xs, ys = [a[s] for s in seeds], [b[s] for s in seeds]
-                d, (lo, hi) = paired_diff_ci95(xs, ys)
-                row["paired_diff"] = {"mean": d, "ci95": [lo, hi], "ordering": ordering(xs, ys), "episodes": len(seeds)}
-        out_[cat] = row
-    return out_
-
-
-def _print_coordqa(summary: dict, agents: str, vs) -> None:
-    from belief.app.cli.episode_report import out
-
-    fmt = lambda s: "n/a" if s["mean"] is None else f"{s['mean']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
-    for cat, row in summary.items():
-        line = f"CoordinationQA {cat}: {agents} {fmt(row['agents'])}"
-        if "vs" in row:
-            line += f"; {vs} {fmt(row['vs'])}"
-        if "paired_diff" in row:
-            d = row["paired_diff"]
-            line += f"; difference {d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] {d['ordering']}"
-        out.print(line)
 
 
 def maze_episode(config, seed: int) -> dict:
     """A picklable per-episode function for the process pool (metrics only)."""
     from belief.app.runners.maze import play_episode
 
-    r = play_episode(config, seed)
-    r["jp_agreement"] = r["jp_agreement"] if r["jp_agreement"] is not None else 0.0
-    return r
+    return play_episode(config, seed)
 
 
 def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool):
@@ -96,11 +42,8 @@ def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, for
     seeds = list(range(seed, seed + episodes))
     runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every)),
                       agents, vs, seeds, game, pool)
-    jp = [r["jp_agreement"] for r in runs[agents]]
-    cq = coordqa_summary(runs[agents], runs.get(vs))
-    _print_coordqa(cq, agents, vs)
-    extra = {"jp_agreement": sum(jp) / len(jp), "coordqa": cq}
-    report(f"{game}_v0", agents, vs, seeds, runs, figures, extra, as_json, files)
+    # jp_agreement and the CoordinationQA accuracies per category are metrics of the report like the others
+    report(f"{game}_v0", agents, vs, seeds, runs, figures + ("jp_agreement",), {}, as_json, files)
 
 
 _KINDS = "belief.app.runners.maze:AGENT_KINDS"

@@ -3,9 +3,9 @@
 ``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--episodes N``
 generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
 table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
-stdout line; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
+stdout line (the benchmark shape of docs/benchmarks.md); ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
 (:mod:`belief.agents.transport.llm`): ``--llm-parts update,predict,message``, endpoint options as for the
-other LLM commands; LLM usage and fallbacks are reported (table, and an ``llm`` key in the JSON line).
+other LLM commands; LLM usage and fallbacks are reported (table, and ``extra.llm`` in the JSON line).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.table import Table
 from belief.app.cli import llm_options, run_options
 from belief.app.plot import figures as plot_figures
 from belief.app.cli.app import bench_app, run_app
-from belief.app.plot.data import BenchSummary
+from belief.app.plot.data import bench_summary
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.llm.client import LLMError
@@ -35,22 +35,30 @@ _fail = run_options.fail
 
 
 def _table(summary: dict) -> Table:
-    t = Table(title=f"transport_v0, {summary['episodes']} {summary.get('worlds', 'fixed')} world(s); "
+    head = summary["headline"]
+    t = Table(title=f"transport_v0, {summary['episodes']} {summary['extra'].get('worlds', 'fixed')} world(s); "
                     "means, 95% intervals")
-    for col in ("agent", "transport rate", "95% CI", "cobel - agent (95% CI)", "message tokens", "comm frames",
+    for col in ("agent", "transport rate", "95% CI", f"{head} - agent (95% CI)", "message tokens", "comm frames",
                 "prediction acc.", "belief acc. (world)", "belief acc. (partner)", "miscoordination"):
         t.add_column(col, justify="right" if col != "agent" else "left")
 
     def pct(x):
         return "n/a" if x is None else f"{100 * x:.1f}%"
 
-    diffs = summary.get("diff_vs", {})
+    def interval(ci):
+        return "n/a" if ci is None else f"{pct(ci[0])}-{pct(ci[1])}"
+
+    def num(x, digits):
+        return "n/a" if x is None else f"{x:.{digits}f}"
+
     for k, v in summary["by_agent"].items():
-        d = diffs.get(k, {}).get("transport_rate")
-        diff = "" if d is None else f"{100 * d['mean']:+.1f} ({100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}) {d['ordering']}"
-        t.add_row(k, pct(v["transport_rate"]), f"{pct(v['ci95'][0])}-{pct(v['ci95'][1])}", diff,
-                  f"{v['message_tokens']:.0f}", f"{v['comm_frames']:.1f}", pct(v["prediction_accuracy"]),
-                  pct(v["belief_accuracy_world"]), pct(v["belief_accuracy_partner"]), f"{v['miscoordination']:.1f}")
+        d = summary["diff_vs"].get(k, {}).get("transport_rate")
+        diff = ""
+        if d is not None and d["ci95"] is not None:
+            diff = f"{100 * d['mean']:+.1f} ({100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}) {d['ordering']}"
+        t.add_row(k, pct(v["transport_rate"]), interval(v["ci95"]["transport_rate"]), diff,
+                  num(v["message_tokens"], 0), num(v["comm_frames"], 1), pct(v["prediction_accuracy"]),
+                  pct(v["belief_accuracy_world"]), pct(v["belief_accuracy_partner"]), num(v["miscoordination"], 1))
     return t
 
 
@@ -62,9 +70,8 @@ def _check_plot_path(path: Path) -> None:
 
 def _save_plot(summary: dict, path: Path) -> None:
     """The same figure as `belief plot` draws from the saved JSON line, written atomically."""
-    bench_summary = BenchSummary(path=path, kind="transport", episodes=summary["episodes"],
-                                 by_agent=summary["by_agent"])
-    plot_figures.save_figure(plot_figures.transport_figure([bench_summary]), path, force=True)
+    figures = {k: v for k, v in summary.items() if k != "results"}  # the JSON line's object
+    plot_figures.save_figure(plot_figures.transport_figure([bench_summary(figures, path)]), path, force=True)
 
 
 LLM_PARTS_HELP = "LLM mode parts, comma-separated: update, predict, message (default: all three)"
@@ -166,7 +173,7 @@ def bench_transport(
     if not as_json:
         out.print(_table(summary))
     if mode is not None and not as_json:
-        out.print(_llm_table(summary["llm"]))
+        out.print(_llm_table(summary["extra"]["llm"]))
     for path, write in ((plot, lambda p: _save_plot(summary, p)),
                         (results, lambda p: write_table(p, summary["results"]))):
         if path is None:

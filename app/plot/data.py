@@ -7,9 +7,10 @@ Accepted inputs (the kind is detected, never passed):
   per-episode layout, ``bomb_<seed>.questions.jsonl`` and ``.answers.jsonl`` with ``summary.jsonl``, whose
   free-text answers are graded here on ``belief grade``'s path (:func:`belief.grading.report.level_question`,
   :func:`belief.grading.report.graded_row`: the same reader; unreadable counts as wrong);
-* a file holding the output of ``belief bench transport --json`` or ``belief bench household --json``: the
-  last line that is a JSON object ``{"episodes", "by_agent": {name: {...}}}``; ``transport_rate`` makes it a
-  transport summary, ``steps`` a household one.
+* a file holding the output of a world benchmark with ``--json`` (``belief bench transport|household``,
+  ``belief run blocks|hanabi|capture|escape``): the last line that is a JSON object, in the one benchmark shape
+  (:mod:`belief.app.bench.comparison`, checked by :func:`belief.app.bench.schema.validate_bench_json`); its
+  ``world`` says which.
 """
 
 from __future__ import annotations
@@ -43,12 +44,14 @@ class BombRunRows:
 
 @dataclass(frozen=True)
 class BenchSummary:
-    """The JSON line of `belief bench transport|household --json`."""
+    """The JSON line of a world benchmark (`belief bench transport|household --json`, ...)."""
 
     path: Path
-    kind: str  # "transport" or "household"
+    kind: str  # the world without its version: "transport", "household", "blocks", ...
     episodes: int
-    by_agent: dict
+    by_agent: dict  # {agent: {metric: mean, "ci95": {metric: [lo, hi]}, "n": {metric: n}, "episodes": n}}
+    metrics: dict = field(default_factory=dict)  # {metric: {"higher_is_better", "unit"}}, in report order
+    headline: str = ""
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -185,18 +188,15 @@ def load_bench_summary(path: Path) -> BenchSummary:
 
 
 def bench_summary(summary: dict, source="benchmark") -> BenchSummary:
-    """A benchmark's JSON object (e.g. ``household_bench.contract(...)``) as plot input; `source` names it."""
+    """A benchmark's JSON object (e.g. ``belief.app.runners.household.contract(...)``) as plot input; `source`
+    names it in errors."""
+    from belief.app.bench.schema import validate_bench_json
+
     path = Path(source)
-    by_agent = summary.get("by_agent")
-    if not isinstance(by_agent, dict) or not by_agent or not all(isinstance(v, dict) for v in by_agent.values()):
-        raise ResultsError(f"{path}: the JSON line has no 'by_agent' object of agents")
-    if all("transport_rate" in v for v in by_agent.values()):
-        kind = "transport"
-    elif all("steps" in v for v in by_agent.values()):
-        kind = "household"
-    else:
-        raise ResultsError(f"{path}: every agent needs 'transport_rate' (transport) or 'steps' (household)")
-    return BenchSummary(path=path, kind=kind, episodes=summary.get("episodes", 0), by_agent=by_agent)
+    shape = validate_bench_json(summary, str(path))  # raises a BeliefError (one line) on another shape
+    kind = shape.world.removesuffix("_v0")
+    return BenchSummary(path=path, kind=kind, episodes=shape.episodes, by_agent=summary["by_agent"],
+                        metrics=summary["metrics"], headline=shape.headline)
 
 
 def load_results(path) -> BombRunRows | BenchSummary:

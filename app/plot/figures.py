@@ -1,12 +1,14 @@
 """The standard figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, no global backend).
 
 * ``tom``: ToM accuracy per order (one panel each) and question template, one bar series per agent kind:
-  the study's Table 2 as a grouped bar chart (bomb runs);
+  the study's Table 2 as a grouped bar chart (bomb runs), each bar with its Wilson 95% interval over questions;
 * ``transport``: transport rate against message tokens per agent, with the 95% interval of the rate
   (``belief bench transport --json``);
-* ``rounds``: mean rounds per episode per team (bomb runs, 95% t interval over episodes) or mean steps per
-  agent (``belief bench household --json``, its ``ci95``).
+* ``rounds``: mean rounds per episode per team (bomb runs, 95% t interval over episodes), or the first metric of
+  any other world benchmark per agent (``belief bench household --json``: steps), with its ``ci95``.
 
+Every bar and point says how many items it stands on (``n=``) and carries its 95% interval when one is known; a
+bar with no data is drawn as a hatched placeholder labelled "no data", never as an empty gap that reads as 0.
 Each function returns a :class:`matplotlib.figure.Figure`; :func:`save_figure` writes PNG, SVG or PDF.
 """
 
@@ -19,12 +21,13 @@ from pathlib import Path
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from matplotlib.transforms import ScaledTranslation
 
 from belief.app.plot.data import BenchSummary, BombRunRows, ResultsError, template_order
 from belief.grading.report import LEVEL_TITLES, LEVELS
 from belief.files.outputs import atomic_write_bytes, check_outputs
-from belief.grading.stats import mean_ci95
+from belief.grading.stats import mean_ci95, wilson_ci95
 
 FIGURES = ("tom", "transport", "rounds")
 FORMATS = (".png", ".svg", ".pdf")
@@ -45,12 +48,33 @@ def _new_figure(width: float, height: float) -> Figure:
     return fig
 
 
-def _accuracy(rows: list[dict]) -> float:
-    return 100.0 * sum(r["correct"] for r in rows) / len(rows) if rows else math.nan
+NO_DATA = "no data"
+
+
+def _no_data(ax, x: float, width: float, top: float, fontsize: float = 7) -> None:
+    """A hatched, unfilled placeholder from 0 to `top` labelled "no data": a missing bar, not a bar of 0."""
+    ax.add_patch(Rectangle((x - width / 2, 0), width, top, fill=False, hatch="///", edgecolor="0.6",
+                           linewidth=0.6, gid="no-data"))
+    ax.text(x, top / 2, NO_DATA, rotation=90, ha="center", va="center", fontsize=fontsize, color="0.35")
+
+
+def _n_label(ax, x: float, y: float, n: int, fontsize: float = 7, rotation: float = 0) -> None:
+    ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(0, 2), ha="center", va="bottom",
+                fontsize=fontsize, rotation=rotation, color="0.25")
+
+
+def _accuracy(rows: list[dict]) -> tuple[float, tuple[float, float] | None]:
+    """Accuracy (%) of the rows and its Wilson 95% interval; NaN and None without rows."""
+    if not rows:
+        return math.nan, None
+    right = sum(r["correct"] for r in rows)
+    lo, hi = wilson_ci95(right, len(rows))
+    return 100.0 * right / len(rows), (100.0 * lo, 100.0 * hi)
 
 
 def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
-    """Grouped bars: one panel per order, x = question template (and all templates), one series per agent kind."""
+    """Grouped bars: one panel per order, x = question template (and all templates), one series per agent kind;
+    each bar with its Wilson 95% interval and its number of questions; no questions: a "no data" placeholder."""
     rows = [q for run in runs for q in run.questions]
     if not rows:
         raise ResultsError("no ToM questions in " + ", ".join(str(r.path) for r in runs))
@@ -58,25 +82,35 @@ def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
     groups = ["all"] + template_order({q["template"] for q in rows})
     colours = _colours(kinds)
     width = 0.8 / len(kinds)
-    fig = _new_figure(min(16.0, 1.0 + len(LEVELS) * (0.8 + 0.28 * len(groups) * len(kinds))), 4.4)
+    fig = _new_figure(min(16.0, 1.0 + len(LEVELS) * (0.8 + 0.3 * len(groups) * len(kinds))), 4.8)
     axes = fig.subplots(1, len(LEVELS), sharey=True)
     for ax, order in zip(axes, LEVELS):
         at_order = [q for q in rows if q["order"] == order]
         for i, kind in enumerate(kinds):
             mine = [q for q in at_order if q["kind"] == kind]
-            heights = [_accuracy([q for q in mine if g == "all" or q["template"] == g]) for g in groups]
+            cells = [[q for q in mine if g == "all" or q["template"] == g] for g in groups]
+            figures = [_accuracy(c) for c in cells]
             xs = [g + (i - (len(kinds) - 1) / 2) * width for g in range(len(groups))]
-            ax.bar(xs, heights, width * 0.92, color=colours[kind], label=kind)
+            heights = [h for h, _ in figures]
+            yerr = [[max(h - ci[0], 0.0) if ci else 0.0 for h, ci in figures],
+                    [max(ci[1] - h, 0.0) if ci else 0.0 for h, ci in figures]]
+            ax.bar(xs, heights, width * 0.92, color=colours[kind], label=kind, yerr=yerr, capsize=1.5,
+                   error_kw={"elinewidth": 0.7, "ecolor": "0.2"})
+            for x, cell, (h, ci) in zip(xs, cells, figures):
+                if cell:
+                    _n_label(ax, x, ci[1], len(cell), fontsize=5.5, rotation=90)
+                else:
+                    _no_data(ax, x, width * 0.92, 100.0, fontsize=5.5)
         ax.set_title(f"{LEVEL_TITLES[order]} ({len(at_order)} questions)", fontsize=10)
         ax.set_xticks(range(len(groups)), [g.replace("_", " ") for g in groups], rotation=25, ha="right")
         ax.set_xlabel("question template")
-        ax.set_ylim(0, 118)  # headroom for the legend, inside the axes and above the bars
+        ax.set_ylim(0, 138)  # headroom for the n labels and the legend, inside the axes and above the bars
         ax.set_yticks(range(0, 101, 20))
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("accuracy (%)")
     axes[0].legend(loc="upper center", ncols=min(len(kinds), 4), fontsize=8, framealpha=0.85)
-    fig.suptitle("bomb_v0 ToM accuracy against the exact checker (answers from each agent's own beliefs)",
-                 fontsize=11)
+    fig.suptitle("bomb_v0 ToM accuracy against the exact checker (answers from each agent's own beliefs; "
+                 "Wilson 95% intervals, n = questions)", fontsize=10)
     return fig
 
 
@@ -111,9 +145,19 @@ def _dodge(points: list[tuple[float, float]]) -> list[tuple[float, float, float]
     return out
 
 
+def _n(value: dict, key: str):
+    n = value.get("n")
+    return n.get(key) if isinstance(n, dict) else None
+
+
 def transport_figure(summaries: list[BenchSummary]) -> Figure:
-    """Transport rate (mean, 95% interval) against mean message tokens per episode, one point per agent."""
-    series = _series(summaries)
+    """Transport rate (mean, 95% interval) against mean message tokens per episode, one point per agent,
+    labelled with its episode count; an agent without a transport rate is listed as "no data"."""
+    everyone = _series(summaries)
+    series = [(label, v) for label, v in everyone if v.get("transport_rate") is not None]
+    missing_rate = [label for label, v in everyone if v.get("transport_rate") is None]
+    if not series:
+        raise ResultsError("no agent has a transport rate in " + ", ".join(str(s.path) for s in summaries))
     colours = _colours([label for label, _ in series])
     fig = _new_figure(6.6, 4.6)
     ax = fig.add_subplot()
@@ -128,8 +172,9 @@ def transport_figure(summaries: list[BenchSummary]) -> Figure:
         shift = ScaledTranslation(dx / 72, 0, fig.dpi_scale_trans)
         for artist in drawn.get_children():
             artist.set_transform(artist.get_transform() + shift)
-        ax.annotate(f"{label} {y:.2f}", (x, label_y), textcoords="offset points", xytext=(label_dx + 9, 0),
-                    va="center", fontsize=8)
+        n = _n(v, "transport_rate")
+        ax.annotate(f"{label} {y:.2f}" + ("" if n is None else f" (n={n})"), (x, label_y), textcoords="offset points",
+                    xytext=(label_dx + 9, 0), va="center", fontsize=8)
     ax.set_xscale("symlog", linthresh=10)
     ax.set_xlim(-1.5, max(x for x, _ in points) * 4 + 100)
     intervals = [ci for _, v in series for ci in [_interval(v, "transport_rate")] if ci]
@@ -137,10 +182,12 @@ def transport_figure(summaries: list[BenchSummary]) -> Figure:
     ax.set_xlabel("message tokens per episode (mean, symlog scale)")
     ax.set_ylabel("transport rate (mean, 95% interval)")
     episodes = _episode_counts([s.episodes for s in summaries])
-    ax.set_title(f"transport_v0: transport rate vs communication ({episodes})", fontsize=10)
-    if missing:
-        ax.text(0.99, 0.02, "no interval in the input for " + ", ".join(missing), transform=ax.transAxes,
-                ha="right", va="bottom", fontsize=7, color="dimgray")
+    ax.set_title(f"transport_v0: transport rate vs communication ({episodes}; n = episodes per point)", fontsize=10)
+    notes = ([f"{NO_DATA} for " + ", ".join(missing_rate)] if missing_rate else []) + \
+            (["no interval in the input for " + ", ".join(missing)] if missing else [])
+    if notes:
+        ax.text(0.99, 0.02, "; ".join(notes), transform=ax.transAxes, ha="right", va="bottom", fontsize=7,
+                color="dimgray")
     ax.grid(True, alpha=0.3)
     ax.legend(title="agent", loc="lower left", fontsize=8, title_fontsize=8, framealpha=0.85)
     return fig
@@ -152,41 +199,68 @@ def _episode_counts(counts: list) -> str:
     return ", ".join(map(str, counts)) + " episodes"
 
 
+def _headline_metric(summary: BenchSummary) -> str:
+    """The metric the bars of a benchmark show: household's steps, else the world's first metric."""
+    if "steps" in summary.metrics:
+        return "steps"
+    if not summary.metrics:
+        raise ResultsError(f"{summary.path}: the benchmark lists no metrics")
+    return next(iter(summary.metrics))
+
+
 def _rounds_bars(results) -> tuple[list, str, str]:
-    """(label, mean, (lo, hi) or None) per condition, the y label and the title."""
+    """(label, mean or None, (lo, hi) or None, n) per condition, the y label and the title."""
     if all(isinstance(r, BombRunRows) for r in results):
         bars = []
         for run in results:
+            if not run.episodes:
+                bars.append((run.label, None, None, 0))
+                continue
             mean, ci = mean_ci95([e["rounds"] for e in run.episodes])
-            bars.append((run.label, mean, ci if len(run.episodes) > 1 else None))
+            bars.append((run.label, mean, ci if len(run.episodes) > 1 else None, len(run.episodes)))
         n = _episode_counts([len(r.episodes) for r in results])
         return bars, "rounds per episode (mean, 95% interval)", f"bomb_v0: rounds per team ({n})"
-    if all(isinstance(r, BenchSummary) and r.kind == "household" for r in results):
-        bars = [(label, float(v["steps"]), _interval(v, "steps")) for label, v in _series(results)]
+    if all(isinstance(r, BenchSummary) and r.kind != "transport" for r in results):
+        metrics = {_headline_metric(r) for r in results}
+        worlds = {r.kind for r in results}
+        if len(metrics) != 1 or len(worlds) != 1:
+            raise ResultsError("the rounds figure takes benchmark output of one world at a time")
+        metric, world = metrics.pop(), worlds.pop()
+        bars = [(label, v[metric], _interval(v, metric), _n(v, metric)) for label, v in _series(results)]
         n = _episode_counts([r.episodes for r in results])
-        return bars, "steps per episode (mean, 95% interval)", f"household_v0: steps per agent ({n})"
-    raise ResultsError("the rounds figure takes bomb run directories or household benchmark output, not a mix "
-                       "and not transport output")
+        return (bars, f"{metric.replace('_', ' ')} per episode (mean, 95% interval)",
+                f"{world}_v0: {metric.replace('_', ' ')} per agent ({n})")
+    raise ResultsError("the rounds figure takes bomb run directories or benchmark output (not transport), not a mix")
 
 
 def rounds_figure(results) -> Figure:
-    """One bar per condition: mean rounds (bomb) or steps (household) with its 95% interval."""
+    """One bar per condition: mean rounds (bomb) or the benchmark's metric (household: steps) with its 95%
+    interval and its episode count; a condition without data is a hatched "no data" placeholder."""
     bars, ylabel, title = _rounds_bars(results)
-    colours = _colours([label for label, _, _ in bars])
-    fig = _new_figure(max(5.0, 1.6 + 1.1 * len(bars)), 4.4)
+    colours = _colours([label for label, *_ in bars])
+    fig = _new_figure(max(6.2, 1.6 + 1.1 * len(bars)), 4.4)
     ax = fig.add_subplot()
-    for i, (label, mean, ci) in enumerate(bars):
+    present = [(mean, ci) for _, mean, ci, _ in bars if mean is not None]
+    top = max([ci[1] if ci else mean for mean, ci in present] or [1.0])
+    top = top if top > 0 else 1.0
+    bottom = min([0.0] + [ci[0] if ci else mean for mean, ci in present])
+    for i, (label, mean, ci, n) in enumerate(bars):
+        if mean is None:
+            ax.bar([i], [math.nan], 0.7, color=colours[label], label=label)  # keeps the legend entry
+            _no_data(ax, i, 0.7, top * 1.05, fontsize=9)
+            continue
         yerr = None if ci is None else [[max(mean - ci[0], 0.0)], [max(ci[1] - mean, 0.0)]]
         ax.bar([i], [mean], 0.7, yerr=yerr, capsize=6, color=colours[label], label=label)
-        # the value inside the bar, beside the interval line that runs up its middle
-        ax.text(i + 0.2, mean / 2, f"{mean:.1f}", ha="center", va="center", fontsize=9, color="white",
-                fontweight="bold")
-    top = max(ci[1] if ci else mean for _, mean, ci in bars)
-    ax.set_ylim(0, top * 1.3 if top > 0 else 1)  # headroom: the legend sits inside the axes, above the bars
-    ax.set_xticks(range(len(bars)), [label for label, _, _ in bars], rotation=15, ha="right")
+        # the value inside the bar, beside the interval line that runs up its middle; n above the interval
+        ax.text(i + 0.2, mean / 2, f"{mean:.1f}" if abs(mean) >= 10 else f"{mean:.2f}", ha="center", va="center",
+                fontsize=9, color="white", fontweight="bold")
+        if n is not None:
+            _n_label(ax, i, ci[1] if ci else mean, n, fontsize=8)
+    ax.set_ylim(bottom * 1.1, top * 1.35)  # headroom: the n labels and the legend sit inside the axes
+    ax.set_xticks(range(len(bars)), [label for label, *_ in bars], rotation=15, ha="right")
     ax.set_xlabel("team" if isinstance(results[0], BombRunRows) else "agent")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title + "; n = episodes", fontsize=9)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper right", fontsize=8, framealpha=0.85)
     return fig
@@ -196,7 +270,7 @@ def default_figure(results) -> str:
     kinds = {"bomb" if isinstance(r, BombRunRows) else r.kind for r in results}
     if len(kinds) != 1:
         raise ResultsError(f"RESULTS mix {' and '.join(sorted(kinds))} results; plot them separately")
-    return {"bomb": "tom", "transport": "transport", "household": "rounds"}[kinds.pop()]
+    return {"bomb": "tom", "transport": "transport"}.get(kinds.pop(), "rounds")
 
 
 def draw(results: list, figure: str | None = None) -> Figure:

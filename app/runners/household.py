@@ -17,9 +17,10 @@ Per episode:
   when it changed is wrong);
 * ``miscoordination``: CoBel's detections, yields and avoided duplicates.
 
-:func:`summarise` gives per agent kind the mean with its 95% interval (:mod:`belief.grading.stats`), pooled
-accuracies, and ``diff_vs``: paired step differences between kinds on the same seeds, with the ordering
-the interval supports (``<``, ``>``, or ``~`` when it includes zero).
+:func:`summarise` gives the one benchmark shape (:mod:`belief.app.bench.comparison`, docs/benchmarks.md):
+per agent kind the mean of each per-episode figure with its 95% interval (accuracies as per-episode
+shares), and ``diff_vs``: cobel against each other kind on the same seeds, with the ordering the interval
+supports.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from __future__ import annotations
 from belief.agents.household.team import AGENT_KINDS, make_team, team_size
 from belief.envs.household import environment as household_v0
 from belief.app.runs.executor import Star, run_tasks
-from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
+from belief.app.bench import metrics
+from belief.app.bench.comparison import compare, headline_of
 
 
 def _world_value(world, fluent):
@@ -66,38 +68,29 @@ def play_episode(config: dict, seed: int) -> dict:
             "prediction": pred, "belief_world": world_acc, "miscoordination": mis, "trace_events": len(env.trace)}
 
 
-def _ratio(pairs) -> float | None:
-    right, total = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
-    return right / total if total else None
+HEADLINE = "cobel"
 
 
-def summarise(results: list) -> dict:
+def _ratio(pair) -> float | None:
+    return pair[0] / pair[1] if pair[1] else None
+
+
+def episode_figures(row: dict) -> dict:
+    """The per-episode metrics of a :func:`play_episode` row (accuracies as this episode's shares)."""
+    return {"seed": row["seed"], "steps": row["steps"], "done_rate": float(row["done"]),
+            "message_tokens": row["message_tokens"], "comm_frames": row["comm_frames"],
+            "prediction_accuracy": _ratio(row["prediction"]), "belief_accuracy_world": _ratio(row["belief_world"]),
+            **row["miscoordination"]}
+
+
+def summarise(results: list, seed: int | None = None) -> dict:
+    """The benchmark JSON object (:func:`belief.app.bench.comparison.compare`): the headline agent (cobel
+    when played) against each other kind, paired by seed."""
     kinds = list(dict.fromkeys(r["agent"] for r in results))
-    by_kind = {k: sorted((r for r in results if r["agent"] == k), key=lambda r: r["seed"]) for k in kinds}
-    by_agent = {}
-    for k, rs in by_kind.items():
-        mean, (lo, hi) = mean_ci95([r["steps"] for r in rs])
-        by_agent[k] = {
-            "steps": mean, "ci95": [lo, hi],
-            "message_tokens": mean_ci95([r["message_tokens"] for r in rs])[0],
-            "comm_frames": mean_ci95([r["comm_frames"] for r in rs])[0],
-            "prediction_accuracy": _ratio([r["prediction"] for r in rs]),
-            "belief_accuracy_world": _ratio([r["belief_world"] for r in rs]),
-            "done_rate": sum(r["done"] for r in rs) / len(rs),
-            "miscoordination": {m: mean_ci95([r["miscoordination"][m] for r in rs])[0]
-                                for m in ("detections", "yields", "avoided_duplicates")},
-        }
-    diff_vs = {}
-    for i, a in enumerate(kinds):
-        for b in kinds[i + 1:]:
-            sa = [r["steps"] for r in by_kind[a]]
-            sb = [r["steps"] for r in by_kind[b]]
-            if [r["seed"] for r in by_kind[a]] != [r["seed"] for r in by_kind[b]] or len(sa) < 2:
-                continue
-            d, (lo, hi) = paired_diff_ci95(sa, sb)
-            diff_vs.setdefault(a, {})[b] = {"steps_diff": d, "ci95": [lo, hi], "ordering": ordering(sa, sb)}
-    episodes = max((len(rs) for rs in by_kind.values()), default=0)
-    return {"episodes": episodes, "by_agent": by_agent, "diff_vs": diff_vs}
+    by_kind = {k: [episode_figures(r) for r in results if r["agent"] == k] for k in kinds}
+    if seed is None and results:
+        seed = min(r["seed"] for r in results)
+    return compare("household_v0", by_kind, metrics.HOUSEHOLD, headline_of(kinds, HEADLINE), seed=seed)
 
 
 def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2, progress=None,
@@ -111,16 +104,12 @@ def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2
                         progress=(lambda i, r: progress(r)) if progress else None)
     order = {k: i for i, k in enumerate(kinds)}
     results.sort(key=lambda r: (order[r["agent"]], r["seed"]))
-    return summarise(results), results
+    return summarise(results, seed), results
 
 
 def contract(summary: dict) -> dict:
-    """The JSON line of the benchmark contract (plus ``done_rate``, ``miscoordination`` and ``diff_vs``)."""
-    keys = ("steps", "ci95", "message_tokens", "comm_frames", "prediction_accuracy", "belief_accuracy_world",
-            "done_rate", "miscoordination")
-    return {"episodes": summary["episodes"],
-            "by_agent": {k: {key: v[key] for key in keys} for k, v in summary["by_agent"].items()},
-            "diff_vs": summary["diff_vs"]}
+    """The JSON line of ``belief bench household --json``: the summary itself (already the benchmark shape)."""
+    return summary
 
 
 __all__ = ["AGENT_KINDS", "bench", "contract", "play_episode", "summarise"]

@@ -2,8 +2,9 @@
 
 Worlds: the 24 fixed episodes, or ``worlds`` generated ones (:func:`belief.envs.transport.world.
 generated_spec`, seeds from :func:`belief.envs.transport.world.bench_world_seeds`). Every agent type plays
-the same worlds, so differences are paired by world (:func:`belief.grading.stats.paired_diff_ci95`), which removes
-the between-world variance; an ordering is reported only when the 95% interval of the difference excludes 0.
+the same worlds, so differences are paired by world, which removes the between-world variance; the summary
+is the one benchmark shape (:mod:`belief.app.bench.comparison`, docs/benchmarks.md): cobel against each
+other agent type, an ordering only when the 95% interval of the difference excludes 0.
 
 Per episode (:func:`play_episode`, a top-level picklable function of ``(config, seed)`` returning a plain
 dict) it records:
@@ -26,7 +27,7 @@ dict) it records:
 LLM mode (``llm=``, a :class:`belief.agents.transport.llm.TransportLLM`): ``cobel`` agents read
 observations, predict the partner and phrase messages through the LLM, with checked, counted fallbacks;
 episodes then run in this process (one client), each ``cobel`` row gets an ``llm`` entry and the summary
-(and the JSON line) an ``llm`` key. Without it nothing changes.
+(and the JSON line) an ``extra.llm`` key. Without it nothing changes.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from belief.agents.transport.cobel import make_agents
 from belief.envs.transport import environment as transport_v0
 from belief.envs.transport import world as tw
 from belief.app.runs.executor import run_tasks
-from belief.grading.stats import mean_ci95, ordering, paired_diff_ci95
+from belief.app.bench import metrics
+from belief.app.bench.comparison import agent_figures, compare, headline_of
 
 DEFAULT_AGENTS = ("cobel", "coela", "silent", "rhp", "rhp_alone")
 SAMPLE_EVERY = 5
@@ -196,96 +198,48 @@ def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, work
     else:
         results = run_tasks(_job, jobs, executor, workers or min(2, os.cpu_count() or 1), address,
                             progress=(lambda i, r: progress(r)) if progress else None)
-    summary = summarise(results, len(seeds))
-    summary["worlds"] = kind_of_world
+    summary = summarise(results, seed=seed if kind_of_world == "generated" else None, worlds=kind_of_world)
     if llm is not None:
-        summary["llm"] = llm.report()
+        summary["extra"]["llm"] = llm.report()
+    summary["results"] = results
     return summary
 
 
-def _mean(xs):
-    xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+HEADLINE = "cobel"
 
 
-def _pooled(rs, key, count):
-    num = sum(r[key] * r[count] for r in rs if r[key] is not None)
-    den = sum(r[count] for r in rs if r[key] is not None)
-    return num / den if den else None
-
-
-def _interval(values) -> dict:
-    """A rate's mean and 95% interval, clipped to [0, 1]."""
-    m, (lo, hi) = mean_ci95(values, bounds=(0.0, 1.0))
-    return {"mean": m, "ci95": [lo, hi]}
-
-
-def summarise(results: list, n_worlds: int) -> dict:
-    by_agent = {}
+def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> dict:
+    """The benchmark JSON object (:func:`belief.app.bench.comparison.compare`): the headline agent (cobel
+    when played) against each other agent type, paired by world. ``extra``: ``worlds`` (fixed or generated),
+    the transport rate per world category per agent, and cobel's token reduction against coela."""
     kinds = list(dict.fromkeys(r["agent"] for r in results))
-    for kind in kinds:
-        rs = [r for r in results if r["agent"] == kind]
-        rate = _interval([r["transport_rate"] for r in rs])
-        by_cat: dict = {}
-        for r in rs:
-            for cat in (r["family"], r["capacity"]):
-                by_cat.setdefault(cat, []).append(r["transport_rate"])
-        by_agent[kind] = {
-            "transport_rate": rate["mean"], "ci95": rate["ci95"],
-            "by_category": {c: _interval(v) for c, v in sorted(by_cat.items())},
-            "message_tokens": _mean([r["message_tokens"] for r in rs]),
-            "comm_frames": _mean([r["comm_frames"] for r in rs]),
-            "messages": _mean([r["messages"] for r in rs]),
-            "frames": _mean([r["frames"] for r in rs]),
-            "prediction_accuracy": _pooled(rs, "prediction_accuracy", "predictions"),
-            "belief_accuracy_world": _mean([r["belief_accuracy_world"] for r in rs]),
-            "belief_accuracy_partner": _mean([r["belief_accuracy_partner"] for r in rs]),
-            "miscoordination": _mean([r["miscoordination"] for r in rs]),
-            "duplicate_searches": _mean([r["duplicate_searches"] for r in rs]),
-            "futile_trips": _mean([r["futile_trips"] for r in rs]),
-            "detections": _mean([r["detections"] for r in rs]),
-            "yields": _mean([r["yields"] for r in rs]),
-            "avoided_duplicates": _mean([r["avoided_duplicates"] for r in rs]),
-            "planner": {k: sum(r["planner"].get(k, 0) for r in rs) for k in
-                        ("calls", "cache_hits", "fallbacks", "engine_used", "greedy_cheaper", "seconds")},
-        }
-    out = {"episodes": n_worlds, "by_agent": by_agent}
-    if "cobel" in by_agent and len(kinds) > 1:
-        out["diff_vs"] = {k: _paired(results, "cobel", k) for k in kinds if k != "cobel"}
-        coela = by_agent.get("coela")
-        if coela and coela["message_tokens"]:
-            out["token_reduction_vs_coela"] = 1 - by_agent["cobel"]["message_tokens"] / coela["message_tokens"]
-    out["results"] = results
+    by_kind = {k: [r for r in results if r["agent"] == k] for k in kinds}
+    headline = headline_of(kinds, HEADLINE)
+    extra = {"worlds": worlds, "by_category": {k: _by_category(rs) for k, rs in by_kind.items()}}
+    out = compare("transport_v0", by_kind, metrics.TRANSPORT, headline, seed=seed, pair_key="world", extra=extra)
+    tokens = {k: out["by_agent"][k]["message_tokens"] for k in kinds}
+    if "cobel" in tokens and tokens.get("coela"):
+        extra["token_reduction_vs_coela"] = 1 - tokens["cobel"] / tokens["coela"]
+    out["extra"] = extra
     return out
 
 
-def _paired(results: list, a: str, b: str) -> dict:
-    """``a - b`` per world (transport rate, message tokens) with 95% intervals and the supported ordering."""
-    ra = {r["world"]: r for r in results if r["agent"] == a}
-    rb = {r["world"]: r for r in results if r["agent"] == b}
-    common = [w for w in ra if w in rb]
-    out = {"worlds": len(common)}
-    if len(common) < 2:
-        return out
-    for key in ("transport_rate", "message_tokens"):
-        xa, xb = [ra[w][key] for w in common], [rb[w][key] for w in common]
-        m, (lo, hi) = paired_diff_ci95(xa, xb)
-        out[key] = {"mean": m, "ci95": [lo, hi], "ordering": ordering(xa, xb)}
+def _by_category(rows: list) -> dict:
+    """``{category: {"mean", "ci95", "n"}}`` of the transport rate per world family and capacity."""
+    by_cat: dict = {}
+    for r in rows:
+        for cat in (r["family"], r["capacity"]):
+            by_cat.setdefault(cat, []).append({"world": r["world"], "transport_rate": r["transport_rate"]})
+    out = {}
+    for cat, rs in sorted(by_cat.items()):
+        f = agent_figures(rs, [metrics.TRANSPORT[0]], cat, "world")
+        out[cat] = {"mean": f["transport_rate"], "ci95": f["ci95"]["transport_rate"], "n": f["n"]["transport_rate"]}
     return out
-
-
-JSON_KEYS = ("transport_rate", "ci95", "message_tokens", "comm_frames", "prediction_accuracy",
-             "belief_accuracy_world", "belief_accuracy_partner", "messages", "frames", "miscoordination",
-             "detections", "yields", "avoided_duplicates", "by_category")
 
 
 def to_json_line(summary: dict) -> str:
-    slim = {"episodes": summary["episodes"], "worlds": summary.get("worlds", "fixed"),
-            "by_agent": {k: {key: v[key] for key in JSON_KEYS} for k, v in summary["by_agent"].items()}}
-    for key in ("diff_vs", "token_reduction_vs_coela", "llm"):
-        if key in summary:
-            slim[key] = summary[key]
-    return json.dumps(slim, sort_keys=False)
+    """The JSON line of ``belief bench transport --json``: the summary without the per-episode rows."""
+    return json.dumps({k: v for k, v in summary.items() if k != "results"})
 
 
 __all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "run_episode", "summarise",

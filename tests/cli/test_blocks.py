@@ -2,6 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
+from belief.app.bench.schema import validate_bench_json
 from belief.app.cli import app
 
 runner = CliRunner()
@@ -12,13 +13,15 @@ def test_run_blocks_json_with_paired_differences():
                             "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
-    assert last["world"] == "blocks_v0" and last["episodes"] == 3
-    assert last["success"]["mean"] == 1.0 and set(last["success_by_family"]) == {"independent", "skill", "goal"}
-    lo, hi = last["timesteps"]["ci95"]
-    assert lo <= last["timesteps"]["mean"] <= hi
-    assert set(last["vs"]["paired_diff"]) == {"success", "timesteps", "balance", "balance_norm"}
-    assert last["vs"]["agents"] == "baseline" and 0 <= last["tom"]["accuracy"]["first_order"] <= 1
-    assert "paired differences" in r.stdout
+    validate_bench_json(last)
+    assert last["world"] == "blocks_v0" and last["episodes"] == 3 and last["headline"] == "belief"
+    belief = last["by_agent"]["belief"]
+    assert belief["success"] == 1.0 and set(last["extra"]["success_by_family"]) == {"independent", "skill", "goal"}
+    lo, hi = belief["ci95"]["timesteps"]
+    assert lo <= belief["timesteps"] <= hi
+    assert {"success", "timesteps", "balance", "balance_norm", "tom_first_order"} <= set(last["diff_vs"]["baseline"])
+    assert 0 <= belief["tom_first_order"] <= 1
+    assert "belief - baseline on the same seeds" in r.stdout
 
 
 def test_run_blocks_bad_input_is_one_error_line():

@@ -2,6 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
+from belief.app.bench.schema import validate_bench_json
 from belief.app.cli import app
 
 runner = CliRunner()
@@ -12,9 +13,11 @@ def test_run_hanabi_json():
                             "--no-progress"])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
-    assert last["world"] == "hanabi_v0" and last["agents"] == "hintless" and last["episodes"] == 2
-    assert 0 <= last["score"]["mean"] <= 25 and last["tom"]["questions"] > 0
-    assert "vs" not in last
+    validate_bench_json(last)
+    assert last["world"] == "hanabi_v0" and last["headline"] == "hintless" and last["episodes"] == 2
+    hintless = last["by_agent"]["hintless"]
+    assert 0 <= hintless["score"] <= 25 and hintless["n"]["tom_first_order"] == 2
+    assert last["diff_vs"] == {}
 
 
 def test_run_hanabi_bad_agents():

@@ -8,8 +8,10 @@ from typer.testing import CliRunner
 
 from belief.app.cli import app
 from belief.app.plot.figures import draw, rounds_figure, save_figure, tom_accuracy_figure, transport_figure
+from belief.app.bench.schema import validate_bench_json
 from belief.app.plot.data import BenchSummary, ResultsError, load_results
 from belief.grading.report import LEVELS
+from belief.grading.stats import wilson_ci95
 
 runner = CliRunner()
 TEMPLATES = ["contents", "changed", "just_defused", "sequence"]
@@ -121,16 +123,32 @@ def test_the_per_episode_layout_is_graded_from_free_text(tmp_path):
         ("introspection", "belief", True), ("first_order", "random", True), ("second_order", "belief", False)]
 
 
+def _bench_json(world, metrics: dict, agents: dict, episodes: int) -> dict:
+    """A benchmark JSON object of the one shape: ``agents`` = {agent: {metric: (mean, [lo, hi] or None, n)}}."""
+    headline = next(iter(agents))
+    by_agent = {a: {**{m: f[0] for m, f in figs.items()}, "ci95": {m: f[1] for m, f in figs.items()},
+                    "n": {m: f[2] for m, f in figs.items()}, "episodes": episodes} for a, figs in agents.items()}
+    diff_vs = {a: {m: {"mean": None if f[0] is None or agents[headline][m][0] is None else agents[headline][m][0] - f[0],
+                       "ci95": None, "ordering": "no ordering", "n": min(f[2], agents[headline][m][2])}
+                   for m, f in figs.items()} for a, figs in agents.items() if a != headline}
+    out = {"world": world, "headline": headline, "episodes": episodes, "seed": 0,
+           "metrics": {m: {"higher_is_better": hib, "unit": unit} for m, (hib, unit) in metrics.items()},
+           "by_agent": by_agent, "diff_vs": diff_vs, "extra": {}}
+    validate_bench_json(out)
+    return out
+
+
+TRANSPORT_METRICS = {"transport_rate": (True, "share"), "message_tokens": (False, "tokens"), "comm_frames": (False, "frames")}
+
+
 def _transport_summary(tmp_path, name="transport.txt", with_ci=True):
-    by_agent = {"cobel": {"transport_rate": 0.9, "message_tokens": 114.7, "comm_frames": 120},
-                "always": {"transport_rate": 0.7, "message_tokens": 6252.6, "comm_frames": 900},
-                "silent": {"transport_rate": 0.87, "message_tokens": 0, "comm_frames": 0}}
-    if with_ci:
-        for v, ci in zip(by_agent.values(), ([0.85, 0.95], [0.6, 0.8], [0.8, 0.94])):
-            v["ci95"] = ci
+    figures = {"cobel": (0.9, [0.85, 0.95], 114.7, 120), "always": (0.7, [0.6, 0.8], 6252.6, 900),
+               "silent": (0.87, [0.8, 0.94], 0, 0)}
+    agents = {a: {"transport_rate": (rate, ci if with_ci else None, 24), "message_tokens": (tokens, None, 24),
+                  "comm_frames": (frames, None, 24)} for a, (rate, ci, tokens, frames) in figures.items()}
     path = tmp_path / name
-    path.write_text("a table the command printed first\n" + json.dumps({"episodes": 24, "by_agent": by_agent})
-                    + "\n", encoding="utf-8")
+    path.write_text("a table the command printed first\n" + json.dumps(_bench_json("transport_v0", TRANSPORT_METRICS,
+                                                                                   agents, 24)) + "\n", encoding="utf-8")
     return path
 
 
@@ -147,7 +165,7 @@ def test_transport_figure_has_one_point_and_interval_per_agent(tmp_path):
     assert _legend_labels(fig) == ["cobel", "always", "silent"]
     assert ax.get_xlabel().startswith("message tokens") and ax.get_ylabel().startswith("transport rate")
     assert ax.get_xscale() == "symlog"
-    assert {t.get_text() for t in ax.texts} >= {"cobel 0.90", "always 0.70", "silent 0.87"}
+    assert {t.get_text() for t in ax.texts} >= {"cobel 0.90 (n=24)", "always 0.70 (n=24)", "silent 0.87 (n=24)"}
     save_figure(fig, tmp_path / "t.png")
     assert _png_size(tmp_path / "t.png")[0] > 500
 
@@ -173,23 +191,68 @@ def test_rounds_figure_for_bomb_teams_has_intervals_over_episodes(tmp_path):
     assert lo == pytest.approx(12 - 4.303 * 2 / 3 ** 0.5, abs=1e-3) and hi == pytest.approx(12 + 4.303 * 2 / 3 ** 0.5,
                                                                                           abs=1e-3)
     assert ax.get_ylabel().startswith("rounds per episode") and ax.get_xlabel() == "team"
-    assert [t.get_text() for t in ax.texts] == ["12.0", "29.0"]  # the values, inside the bars
+    assert [t.get_text() for t in ax.texts] == ["12.0", "n=3", "29.0", "n=3"]  # the values inside, n above
+
+
+HOUSEHOLD_METRICS = {"steps": (False, "steps"), "message_tokens": (False, "tokens")}
 
 
 def test_rounds_figure_for_household_steps(tmp_path):
     path = tmp_path / "household.json"
-    path.write_text(json.dumps({"episodes": 50, "by_agent": {
-        "cobel": {"steps": 80.5, "ci95": [75.0, 86.0], "message_tokens": 40},
-        "single": {"steps": 120.0, "ci95": [110.0, 130.0], "message_tokens": 0}}}), encoding="utf-8")
+    path.write_text(json.dumps(_bench_json("household_v0", HOUSEHOLD_METRICS, {
+        "cobel": {"steps": (80.5, [75.0, 86.0], 50), "message_tokens": (40, None, 50)},
+        "single": {"steps": (120.0, [110.0, 130.0], 50), "message_tokens": (0, None, 50)}}, 50)), encoding="utf-8")
     summary = load_results(path)
-    assert summary.kind == "household"
+    assert summary.kind == "household" and summary.headline == "cobel"
     fig = rounds_figure([summary])
     ax, = fig.axes
     assert [c.get_label() for c in _bars(ax)] == ["cobel", "single"] == _legend_labels(fig)
     assert len(_errorbars(ax)) == 2
     assert ax.get_ylabel().startswith("steps per episode")
+    assert [t.get_text() for t in ax.texts if t.get_text().startswith("n=")] == ["n=50", "n=50"]
     save_figure(fig, tmp_path / "h.svg")
     assert "steps per episode" in (tmp_path / "h.svg").read_text(encoding="utf-8")
+
+
+def _no_data_patches(ax) -> list:
+    return [p for p in ax.patches if p.get_gid() == "no-data"]
+
+
+def test_a_missing_bar_is_drawn_as_no_data_not_as_zero(tmp_path):
+    """An agent whose metric was never measured (n=0) gets a hatched "no data" placeholder; a real 0 is a bar of 0."""
+    metrics = {"prediction_accuracy": (True, "share")}
+    summary = _bench_json("household_v0", metrics, {"cobel": {"prediction_accuracy": (0.4, [0.2, 0.6], 5)},
+                                                    "silent": {"prediction_accuracy": (0.0, [0.0, 0.0], 5)},
+                                                    "single": {"prediction_accuracy": (None, None, 0)}}, 5)
+    path = tmp_path / "household.json"
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    fig = draw([load_results(path)])
+    ax, = fig.axes
+    texts = [t.get_text() for t in ax.texts]
+    assert texts.count("no data") == 1 and texts.count("n=5") == 2
+    placeholder, = _no_data_patches(ax)
+    assert placeholder.get_hatch() == "///" and not placeholder.get_fill() and placeholder.get_height() > 0
+    assert placeholder.get_x() < 2 < placeholder.get_x() + placeholder.get_width()  # where single's bar would be
+    silent = _bars(ax)[1].patches[0]
+    assert silent.get_height() == 0.0 and not _no_data_patches(ax)[1:]
+    save_figure(fig, tmp_path / "missing.png")
+    assert _png_size(tmp_path / "missing.png")[0] > 500
+
+
+def test_tom_bars_carry_n_and_wilson_intervals_and_missing_cells_say_no_data(tmp_path):
+    run = load_results(_flat_run(tmp_path / "run", {"belief": True, "random": False}))
+    run.questions[:] = [q for q in run.questions if not (q["kind"] == "random" and q["template"] == "sequence")]
+    fig = tom_accuracy_figure([run])
+    for ax in fig.axes:
+        texts = [t.get_text() for t in ax.texts]
+        assert texts.count("no data") == 1  # random has no sequence question at this order
+        assert texts.count("n=1") == 2 * 4 - 1 and texts.count("n=4") == 1 and texts.count("n=3") == 1
+        belief_err, random_err = _errorbars(ax)
+        lo, hi = belief_err.lines[2][0].get_segments()[0][:, 1]
+        assert (lo, hi) == pytest.approx((100 * wilson_ci95(4, 4)[0], 100.0))  # "all": 4 of 4 right
+    png = tmp_path / "tom.png"
+    save_figure(fig, png)
+    assert _png_size(png)[0] > 900
 
 
 def _plot(*args):

@@ -271,7 +271,7 @@ def test_cli_bench_json_has_llm_key_only_with_llm(fake):
                                         "--llm-parts", "predict"])
     assert r.exit_code == 0, r.output
     line = json.loads(r.stdout.strip().splitlines()[-1])
-    assert line["llm"]["requests"] == fake.count > 0 and set(line["by_agent"]) == {"cobel", "silent"}
+    assert line["extra"]["llm"]["requests"] == fake.count > 0 and set(line["by_agent"]) == {"cobel", "silent"}
 
 
 def test_cli_endpoint_that_never_answers_ends_the_run_with_one_error_line(fake):

@@ -10,6 +10,7 @@ import pytest
 from belief.agents.household import messages as msgs
 from belief.agents.household.mhp import Situation, Task, choose
 from belief.agents.household.team import AGENT_KINDS, make_team, team_size
+from belief.app.bench.schema import validate_bench_json
 from belief.app.runners.household import contract, play_episode, summarise
 from belief.truth.checker import check
 from belief.envs.household import environment as hv
@@ -99,15 +100,17 @@ def test_play_episode_is_picklable_deterministic_and_the_summary_has_the_contrac
     assert a == b
     rows = [play_episode({"agent": k}, s) for k in ("cobel", "single") for s in (0, 1, 2)]
     c = contract(summarise(rows))
-    assert c["episodes"] == 3
+    validate_bench_json(c)
+    assert c["episodes"] == 3 and c["headline"] == "cobel" and c["seed"] == 0
     for k in ("cobel", "single"):
         v = c["by_agent"][k]
         assert set(v) >= {"steps", "ci95", "message_tokens", "comm_frames", "prediction_accuracy",
                           "belief_accuracy_world"}
-        assert v["ci95"][0] <= v["steps"] <= v["ci95"][1]
+        assert v["ci95"]["steps"][0] <= v["steps"] <= v["ci95"]["steps"][1]
         assert 0.5 < v["belief_accuracy_world"] <= 1
-    assert c["by_agent"]["single"]["prediction_accuracy"] is None
-    assert c["diff_vs"]["cobel"]["single"]["ordering"] in "<>~"
+    assert c["by_agent"]["single"]["prediction_accuracy"] is None and c["by_agent"]["single"]["n"]["prediction_accuracy"] == 0
+    steps = c["diff_vs"]["single"]["steps"]
+    assert steps["n"] == 3 and steps["mean"] == pytest.approx(c["by_agent"]["cobel"]["steps"] - c["by_agent"]["single"]["steps"])
 
 
 def _belief(*args):
@@ -120,7 +123,8 @@ def test_cli_bench_and_run(tmp_path):
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout.strip().splitlines()[-1])
     assert last["episodes"] == 2 and set(last["by_agent"]) == {"cobel", "single"}
-    assert "cobel" in last["diff_vs"]
+    validate_bench_json(last)
+    assert set(last["diff_vs"]) == {"single"}
     r = _belief("run", "household", "--seed", "1", "--agents", "cobel", "--out", str(tmp_path), "--json")
     assert r.returncode == 0, r.stderr
     row = json.loads(r.stdout.strip().splitlines()[-1])

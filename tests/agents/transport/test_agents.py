@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from belief.agents.transport import cobel as tc
+from belief.app.bench.schema import validate_bench_json
 from belief.agents.transport.planner import Planner, build_problem, greedy_plan, solve
 from belief.envs.transport import environment as tv
 from belief.envs.transport import world as tw
@@ -239,12 +240,13 @@ def test_cli_bench_transport_last_line_is_json(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.output.strip().splitlines()[-1])
     assert data["episodes"] == 2 and set(data["by_agent"]) == {"cobel", "rhp"}
+    validate_bench_json(data)
     for v in data["by_agent"].values():  # the documented keys
         assert {"transport_rate", "ci95", "message_tokens", "comm_frames", "prediction_accuracy",
                 "belief_accuracy_world"} <= set(v)
-        assert v["ci95"][0] <= v["transport_rate"] <= v["ci95"][1]
+        assert v["ci95"]["transport_rate"][0] <= v["transport_rate"] <= v["ci95"]["transport_rate"][1]
     d = data["diff_vs"]["rhp"]["transport_rate"]
-    assert d["ci95"][0] <= d["mean"] <= d["ci95"][1] and d["ordering"] in "<>~"
+    assert d["ci95"][0] <= d["mean"] <= d["ci95"][1] and d["n"] == 2
     assert (tmp_path / "p.png").stat().st_size > 1000
 
 
@@ -259,7 +261,9 @@ def test_cli_bench_transport_generated_worlds_json_only():
     lines = res.stdout.strip().splitlines()
     assert len(lines) == 1
     data = json.loads(lines[0])
-    assert data["worlds"] == "generated" and data["episodes"] == 2
+    validate_bench_json(data)
+    assert data["extra"]["worlds"] == "generated" and data["episodes"] == 2 and data["seed"] == 3
+    assert data["headline"] == "rhp" and set(data["diff_vs"]) == {"rhp_alone"}
     assert data["by_agent"]["rhp"]["transport_rate"] > 0
 
 
