@@ -247,6 +247,9 @@ def _readable_fast():
         [pattern["_NL"], pattern["HASH_COMMENT"],
          # a number with a dot or an exponent cannot be a TERM; a bare integer is lexed as TERM and retyped
          r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![A-Za-z0-9_\-])",
+         # a keyword as a whole word (classified by `exact`), then any other name-like token
+         "(?:" + "|".join(sorted((k for k, v in exact.items() if v and k[0].isalpha()), key=len, reverse=True))
+         + r")(?![A-Za-z0-9_\-])",
          pattern["TERM"], "@", r"\?", r"\(", r"\)", ","],
         exact, by_first, skip={"HASH_COMMENT"}, dotted="NUMBER")
     return FastLALR(lk, ReadableTransformer(), tokenizer, retype={"TERM": ("NUMBER", pattern["NUMBER"])})

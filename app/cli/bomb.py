@@ -38,7 +38,7 @@ def _frac(x) -> str:
 def _team(agents: str) -> list[str]:
     from belief.app.runners.bomb import AGENT_KINDS
 
-    kinds = [k.strip() for k in agents.split(",") if k.strip()]
+    kinds = [k.strip() for k in agents.split(",")]  # an empty kind (belief,,belief) is refused, not dropped
     if len(kinds) not in (1, 3) or any(k not in AGENT_KINDS for k in kinds):
         _fail(f"--agents must be one of {', '.join(AGENT_KINDS)} or three of them separated by commas "
               f"(got {agents!r})", 2)

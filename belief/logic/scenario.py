@@ -107,6 +107,10 @@ def read_document(text: str, *, source: str | None = None) -> list:
         if isinstance(item, Declaration):
             item = (Domain.from_declaration(item) if item.kind == "domain"
                     else Scenario.from_sections(item.name, item.sections))
+            if isinstance(item, Scenario) and item.domain_name is None:  # its names could not be typed
+                raise BeliefError(f"{source or '<document>'}: (define (problem {item.name}) ...) names no domain: "
+                                  f"add (:domain NAME), e.g. one of {', '.join(domain_names())} or a domain "
+                                  f"defined in the same file")
         out.append(item)
     return out
 
