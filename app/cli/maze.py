@@ -149,6 +149,8 @@ def coordqa_cmd(
 
     if game not in GAMES:
         fail(f"game must be one of {', '.join(GAMES)} (got {game!r})")
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {out_dir} exists and is not a directory (it names the directory for the episode's files)")
     names = {k: out_dir / f"{game}_{seed}.{k}" for k in ("trace.jsonl", "questions.jsonl", "answers.jsonl")}
     if not force and any(p.exists() for p in names.values()):
         fail(f"{next(p for p in names.values() if p.exists())} exists (use --force)")
