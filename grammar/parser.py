@@ -310,7 +310,7 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
 
 def is_sexpr(text: str) -> bool:
     """Is this document in the s-expression form (its first non-comment character is '(')?"""
-    for line in text.splitlines():
+    for line in text.lstrip("\ufeff").splitlines():
         s = line.strip()
         if not s or s.startswith("#") or s.startswith(";"):
             continue
@@ -395,7 +395,10 @@ def parse_sexpr_document(text: str, *, source: str | None = None) -> list:
 
 
 def parse_document(text: str, *, source: str | None = None) -> list:
-    """Either form, detected from the first non-comment character ('(' means s-expressions)."""
+    """Either form, detected from the first non-comment character ('(' means s-expressions). A leading UTF-8
+    byte order mark (as some editors write) is dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if is_sexpr(text):
         return parse_sexpr_document(text, source=source)
     return parse_readable_document(text, source=source)

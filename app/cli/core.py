@@ -25,7 +25,7 @@ def read_input(path: str) -> tuple[str, str]:
     if not p.exists():
         fail(f"{path}: no such file")
     try:
-        return p.read_text(encoding="utf-8"), path
+        return p.read_text(encoding="utf-8-sig"), path  # a leading byte order mark is dropped
     except (OSError, UnicodeDecodeError) as e:
         fail(f"{path}: cannot read: {e}")
 

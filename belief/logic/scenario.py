@@ -119,6 +119,7 @@ def load_scenario(text: str, *, source: str | None = None, domains: dict[str, Do
     """Load a scenario from an s-expression document, bound to its domain (defined in the same text, given
     in ``domains``, or a registered one such as the built-in examples: :func:`belief.logic.domain.named_domain`),
     or from a plain readable fact file (one fact per line: an untyped scenario)."""
+    text = text[1:] if text.startswith("\ufeff") else text  # a byte order mark, as some editors write
     if not is_sexpr(text):
         facts = parse_document(text, source=source)
         agents = sorted({a for f in facts for a in f.chain if isinstance(a, str)})
