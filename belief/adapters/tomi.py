@@ -135,7 +135,8 @@ def _parse(story: list, source: str) -> list:
                 out.append((ln, text, kind, m.groups()))
                 break
         else:
-            raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {text!r}")
+            shown = repr(text) if len(text) <= 80 else repr(text[:80]) + "..."  # a 10 MB line is not echoed
+            raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {shown}")
     return out
 
 

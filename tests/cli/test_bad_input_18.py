@@ -100,6 +100,8 @@ CASES = [
      ["tomi", "@s.txt"], 1, "s.txt:2: expected 'N sentence'"),
     ("tomi-huge-line-number", {"s.txt": "9" * 5000 + " Sally entered the kitchen.\n"}, ["tomi", "@s.txt"], 1,
      "s.txt:1: expected 'N sentence' (N a line number of at most 9 digits)"),
+    ("tomi-long-sentence", {"s.txt": "1 Sally entered the " + "(" * 100_000 + "\n2 Where is the marble really?\tbox\t1\n"},
+     ["tomi", "@s.txt"], 1, "s.txt:1: unknown ToMi sentence 'Sally entered the (((("),
     # keywords are not names
     ("keywords-as-names", {"f.txt": "BELIEVE IN NOT\n"}, ["parse", "@f.txt"], 1, "f.txt:1:1: "),
     ("keyword-after-not", {"f.txt": "NOT IN box\n"}, ["parse", "@f.txt"], 1, "f.txt:1:5: "),
