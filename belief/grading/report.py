@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Optional
 
 from belief.grading.answers import read_place, read_yes_no
