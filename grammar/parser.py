@@ -247,6 +247,9 @@ def _readable_fast():
         [pattern["_NL"], pattern["HASH_COMMENT"],
          # a number with a dot or an exponent cannot be a TERM; a bare integer is lexed as TERM and retyped
          r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?![A-Za-z0-9_\-])",
+         # a keyword as a whole word (classified by `exact`), then any other name-like token
+         "(?:" + "|".join(sorted((k for k, v in exact.items() if v and k[0].isalpha()), key=len, reverse=True))
+         + r")(?![A-Za-z0-9_\-])",
          pattern["TERM"], "@", r"\?", r"\(", r"\)", ","],
         exact, by_first, skip={"HASH_COMMENT"}, dotted="NUMBER")
     return FastLALR(lk, ReadableTransformer(), tokenizer, retype={"TERM": ("NUMBER", pattern["NUMBER"])})
@@ -307,7 +310,7 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
 
 def is_sexpr(text: str) -> bool:
     """Is this document in the s-expression form (its first non-comment character is '(')?"""
-    for line in text.splitlines():
+    for line in text.lstrip("\ufeff").splitlines():
         s = line.strip()
         if not s or s.startswith("#") or s.startswith(";"):
             continue
@@ -392,7 +395,10 @@ def parse_sexpr_document(text: str, *, source: str | None = None) -> list:
 
 
 def parse_document(text: str, *, source: str | None = None) -> list:
-    """Either form, detected from the first non-comment character ('(' means s-expressions)."""
+    """Either form, detected from the first non-comment character ('(' means s-expressions). A leading UTF-8
+    byte order mark (as some editors write) is dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if is_sexpr(text):
         return parse_sexpr_document(text, source=source)
     return parse_readable_document(text, source=source)

@@ -25,7 +25,7 @@ def read_input(path: str) -> tuple[str, str]:
     if not p.exists():
         fail(f"{path}: no such file")
     try:
-        return p.read_text(encoding="utf-8"), path
+        return p.read_text(encoding="utf-8-sig"), path  # a leading byte order mark is dropped
     except (OSError, UnicodeDecodeError) as e:
         fail(f"{path}: cannot read: {e}")
 
@@ -124,7 +124,11 @@ def demo_cmd(
 ):
     """Parse a small scenario, show every agent's beliefs per perspective chain, answer its ToM queries."""
     from belief.app.demo import run_demo
+    from belief import examples
 
+    if not scenario.strip():
+        fail(f"--scenario is empty: name a built-in example ({', '.join(examples.scenario_names())}) or a "
+             f"scenario file", 2)
     try:
         run_demo(scenario, out)
     except BeliefError as e:

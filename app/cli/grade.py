@@ -25,7 +25,7 @@ from belief.truth.checker import check
 from belief.envs.bomb.grading import bomb_questions
 from belief.errors import BeliefError
 from belief.grading.files import check_output, load_answers, load_questions, read_complete_trace, write_rows
-from belief.grading.report import BREAKDOWNS, GradeReport, episode_id
+from belief.grading.report import BREAKDOWNS, GradeReport, episode_id, trace_digest
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -46,7 +46,7 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
     on `executor` (:mod:`belief.app.runs.grade_shards`: the same report as one call), counted on `bar`."""
     trace = read_complete_trace(trace_path)
     episode = episode_id(trace)
-    answers = load_answers(answers_path, episode)
+    answers = load_answers(answers_path, episode, trace_digest(trace))
     if questions_path is not None:
         questions = load_questions(questions_path, episode)
     elif trace.meta.get("env") == "bomb_v0":

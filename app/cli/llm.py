@@ -85,6 +85,9 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
         return 2
     if text == "-":
         text = sys.stdin.read()
+    if not text.strip():
+        _err("the observation text is empty: give the text to translate (or '-' to read it from stdin)")
+        return 2
     env = get_env(env_name)
     client = build_llm(base_url, model, api_key, config, timeout, max_retries, required=force_llm)
     tr = Translator(env, client, max_attempts=attempts, constrain=constrain)

@@ -191,8 +191,8 @@ def bench_checker_cmd(
 
 @app.command("explain")
 def explain_cmd(
-    trace: Path = typer.Argument(..., help="A global trace (JSONL, belief.truth.trace), e.g. runs/bomb/bomb_0.trace.jsonl "
-                                           "or one written with Trace.write()."),
+    trace: Path = typer.Argument(..., help="A whole global trace (JSONL, belief.truth.trace, ending with its end marker), e.g. "
+                                           "runs/bomb/bomb_0.trace.jsonl or one written with Trace.write()."),
     query: str = typer.Argument(..., help="e.g. '? A BELIEVE B BELIEVE apple IN ?c'"),
     at: Optional[int] = typer.Option(None, "--at", help="Event index to answer at (default: the end)."),
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
@@ -202,13 +202,14 @@ def explain_cmd(
 ):
     """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
     from belief.truth.checker import check
+    from belief.truth.completeness import read_complete_trace
     from belief.truth.explain import explain
     from belief.logic.scenario import load_domain
-    from belief.truth.trace import Trace
 
     try:
         dom, entities = load_domain(domain) if domain is not None else (None, None)
-        truth = check(Trace.read(trace), policy=policy, domain=dom, entities=entities)
+        # a trace cut short (no end marker) is refused, as grade refuses it: no answer from part of an episode
+        truth = check(read_complete_trace(trace), policy=policy, domain=dom, entities=entities)
         answers = truth.answers(query, at)
         rows = []
         for a in answers:

@@ -57,7 +57,7 @@ class BenchSummary:
 def read_jsonl(path: Path) -> list[dict]:
     rows = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"{path}: cannot read: {e}") from None
     for n, line in enumerate(lines, 1):
@@ -168,7 +168,7 @@ def load_bomb_run(directory: Path) -> BombRunRows:
 
 def _last_json_object(path: Path) -> dict:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"{path}: cannot read: {e}") from None
     for line in reversed(lines):

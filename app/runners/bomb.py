@@ -6,8 +6,8 @@ text of its files), so runs can be sharded over processes or Ray (:mod:`belief.a
 episode (names relative to the run directory; nothing in them depends on where or when they were made):
 
 * ``bomb_<seed>.trace.jsonl``: the global trace (meta ``episode``: ``bomb_<seed>``; ends with its end marker);
-* ``bomb_<seed>.answers.jsonl``: the agents' free-text answers ``{"id", "episode", "agent", "answer"}``
-  (graded by ``belief grade TRACE ANSWERS``);
+* ``bomb_<seed>.answers.jsonl``: the agents' free-text answers ``{"id", "episode", "agent", "answer", "trace"}``
+  (``trace``: the trace's digest; graded by ``belief grade TRACE ANSWERS``);
 * ``bomb_<seed>.questions.jsonl``: one flat row per question (:data:`QUESTION_COLUMNS`): the exact answer
   ``gold``, the agent's ``answer``, its ``reading`` (yes/no/none) and ``correct``.
 """
@@ -27,7 +27,7 @@ from belief.envs.bomb.map import AGENTS
 from belief.envs.bomb.tom import QuestionStream
 from belief.errors import BeliefError
 from belief.grading.levels import LEVELS
-from belief.grading.report import grade_questions, level_question
+from belief.grading.report import grade_questions, level_question, trace_digest
 from belief.files.outputs import atomic_write_text, jsonl_text
 
 AGENT_KINDS = ("belief", "planner", "random", "llm")
@@ -94,6 +94,9 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     if stream is not None:
         ask_all(stream.flush())
     e.trace.meta["episode"] = episode
+    digest = trace_digest(e.trace)  # the trace's own identity: grade refuses these answers on another trace
+    for a in answers:
+        a["trace"] = digest
     m = e.metrics()
     m.update({"seed": seed, "agents": list(kinds), "questions": len(qs)})
     return e, m, qs, answers

@@ -27,6 +27,10 @@ from belief.files.outputs import csv_text, jsonl_text
 from belief.app.runs.manifest import RunManifest, open_run, play_pending
 
 COMMAND = "run bomb"
+#: every file a bomb run writes besides its manifest: --force deletes nothing else, a manifest listing another
+#: name is refused
+OWN_FILES = ("bomb_*.trace.jsonl", "bomb_*.answers.jsonl", "bomb_*.questions.jsonl", "episodes.jsonl",
+             "episodes.csv", "questions.jsonl", "questions.csv", "summary.json")
 
 
 @dataclass
@@ -89,11 +93,12 @@ def open_bomb_run(out, config: BombConfig | None = None, seed: int = 0, episodes
                   force: bool = False, resume: bool = False) -> RunManifest:
     """The manifest of a new run in `out`, or with `resume` of the run there (its options, when not given)."""
     if resume and config is None:
-        options = RunManifest.read(out).options
+        options = RunManifest.read(out, OWN_FILES).options
     else:
         options = run_options(config or BombConfig(), seed, episodes)
-    names = [(episode_name(options["seed"] + i), options["seed"] + i) for i in range(options["episodes"])]
-    return open_run(out, COMMAND, options, names, force=force, resume=resume)
+    # a resumed run's episodes are its manifest's: none are listed here (nor counted from its options)
+    names = [] if resume else [(episode_name(seed + i), seed + i) for i in range(episodes)]
+    return open_run(out, COMMAND, options, names, force=force, resume=resume, own_files=OWN_FILES)
 
 
 def play_run(manifest: RunManifest, *, executor: str = "local", workers: int | None = None,
@@ -115,5 +120,5 @@ def run_bomb(out, config: BombConfig | None = None, seed: int = 0, episodes: int
     return play_run(manifest, executor=executor, workers=workers, address=address)
 
 
-__all__ = ["BombRun", "COMMAND", "config_of", "figures", "finish_run", "open_bomb_run", "play_run", "run_bomb",
+__all__ = ["BombRun", "COMMAND", "OWN_FILES", "config_of", "figures", "finish_run", "open_bomb_run", "play_run", "run_bomb",
            "run_options"]

@@ -8,7 +8,9 @@ episode runners are). `fn` and the tasks must be picklable: a module-level funct
 * ``local`` (the default): a ``concurrent.futures`` process pool of `workers` processes (default: the CPU
   count), started with ``forkserver`` (``spawn`` where that is missing): as with any such pool, a script that
   calls :func:`run_tasks` must guard its entry point with ``if __name__ == "__main__":``. One task or one
-  worker runs serially, without starting processes.
+  worker runs serially, without starting processes. Workers die with the process that started them (killed
+  with ``kill -9`` too): each watches it (:func:`_die_with_parent`) and exits within
+  :data:`WATCH_INTERVAL` seconds of its end.
 * ``ray``: Ray tasks, spread over the cores of this machine or, with ``address`` (``"auto"`` or
   ``"ray://host:10001"``), of a cluster (``ray.init(address=...)``; every node needs this package
   installed). Ray is an optional extra (``pip install .[ray]``); without it, one BeliefError. A Ray
@@ -26,7 +28,11 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import socket
+import sys
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -96,9 +102,60 @@ def _pool_context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+#: seconds between a worker's checks that the process that started it is still alive
+WATCH_INTERVAL = 0.5
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, killed but not yet reaped, counts as ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's process took the pid
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): os.kill said it exists
+        return True
+
+
+def _set_parent_death_signal() -> None:
+    """Linux: the kernel kills this process when its parent ends (the forkserver or, with spawn, the caller)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no libc prctl: the watchdog alone
+        pass
+
+
+def _die_with_parent(owner: int) -> None:
+    """Pool worker initializer: end this worker when `owner`, the process that runs the pool, ends.
+
+    A pool's workers are children of the forkserver, not of the caller, and nothing tells them the caller was
+    killed (with ``kill -9`` no cleanup runs): they would play the rest of their tasks, orphaned. A daemon
+    thread checks every :data:`WATCH_INTERVAL` seconds that `owner` still runs and ends the worker
+    (``os._exit``) when it does not; on Linux the parent-death signal also covers the forkserver's end.
+    """
+    _set_parent_death_signal()
+
+    def watch():
+        while _alive(owner):
+            time.sleep(WATCH_INTERVAL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
 def _run_local(fn, tasks, workers, progress, keep):
     results: list[Any] = [None] * len(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(), initializer=_die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(_call, fn, task): i for i, task in enumerate(tasks)}
         todo = set(futures)
         try:
@@ -229,5 +286,5 @@ def run_sharded(fn: Callable[[list], list], items: Sequence, executor: str = "lo
     return [x for part in parts for x in part]
 
 
-__all__ = ["EXECUTORS", "ExecutorError", "Star", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
+__all__ = ["EXECUTORS", "WATCH_INTERVAL", "ExecutorError", "Star", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
            "shards"]

@@ -11,17 +11,27 @@ Rules for a directory (:func:`open_run`):
 * a fresh or empty directory starts a run;
 * an existing, non-empty one is refused unless ``force`` (replace the run: the files the old manifest
   lists are deleted first, never other files) or ``resume`` (continue the run its manifest describes).
+
+A manifest is input like any other file (it may be edited, corrupt or hostile): every file name it lists
+must be a plain name inside the run directory (no ``/``, ``..`` or absolute path) and, when the run states
+its own file patterns (``own_files``, e.g. ``bomb_*.trace.jsonl``), match one of them; otherwise it is
+refused (:class:`ManifestError`) and nothing is read, written or deleted through it. ``force`` on a directory
+whose manifest is unreadable or refused removes only the files matching the run's own patterns (and the
+temporary files of killed writes), never another file.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from belief.errors import BeliefError
 from belief.app.runs.executor import run_tasks
+from belief.files.json_input import load_json
 from belief.files.outputs import OutputExistsError, atomic_write_text, remove_stale_temps, sha256_file, sha256_text
 
 MANIFEST_NAME = "manifest.json"
@@ -62,28 +72,36 @@ class RunManifest:
                 "episodes": [e.to_json() for e in self.episodes], "outputs": dict(self.outputs)}
 
     @classmethod
-    def read(cls, directory) -> "RunManifest":
+    def read(cls, directory, own_files: Sequence[str] = ()) -> "RunManifest":
+        """The manifest of the run in `directory`; ManifestError when it is missing, unreadable, malformed,
+        or lists a file that is not one of the run's own (see the module docstring)."""
         directory = Path(directory)
         path = directory / MANIFEST_NAME
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ManifestError(f"{directory} holds no run to resume ({MANIFEST_NAME} is missing)") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (OSError, UnicodeDecodeError) as e:
             raise ManifestError(f"{path}: unreadable manifest: {e}") from None
+        data = load_json(text, f"{path}: unreadable manifest: ", ManifestError)
         if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
             raise ManifestError(f"{path}: not a belief run manifest")
         if data.get("version") != FORMAT_VERSION:
-            raise ManifestError(f"{path}: unsupported manifest version {data.get('version')!r}")
+            raise ManifestError(f"{path}: unsupported manifest version {str(data.get('version'))[:20]!r}")
         try:
-            episodes = [EpisodeEntry(name=str(e["name"]), seed=int(e["seed"]), status=str(e["status"]),
-                                     files=dict(e.get("files") or {}), result=e.get("result"))
+            episodes = [EpisodeEntry(name=str(e["name"]), seed=_int(e["seed"]), status=str(e["status"]),
+                                     files=_files(e.get("files")), result=e.get("result"))
                         for e in data["episodes"]]
-            return cls(directory=directory, command=str(data["command"]), options=dict(data["options"]),
-                       episodes=episodes, outputs=dict(data.get("outputs") or {}),
-                       status=str(data.get("status", "running")))
+            m = cls(directory=directory, command=str(data["command"]), options=dict(data["options"]),
+                    episodes=episodes, outputs=_files(data.get("outputs")), status=str(data.get("status", "running")))
         except (KeyError, TypeError, ValueError) as e:
-            raise ManifestError(f"{path}: malformed manifest ({type(e).__name__}: {e})") from None
+            raise ManifestError(f"{path}: malformed manifest ({type(e).__name__}: {str(e)[:200]})") from None
+        for name in m.listed_files():
+            problem = name_problem(name, own_files)
+            if problem:
+                raise ManifestError(f"{path}: lists {name[:80]!r}, {problem}; nothing was read or deleted through "
+                                    f"it")
+        return m
 
     def save(self) -> None:
         atomic_write_text(self.directory / MANIFEST_NAME, json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
@@ -95,7 +113,7 @@ class RunManifest:
         return list(dict.fromkeys(names))
 
     def _intact(self, files: dict) -> bool:
-        return all((self.directory / n).is_file() and sha256_file(self.directory / n) == h for n, h in files.items())
+        return all(_regular(self.directory / n) and sha256_file(self.directory / n) == h for n, h in files.items())
 
     def pending(self) -> list[EpisodeEntry]:
         """Episodes still to play: not finished, or finished but with a file missing or changed since."""
@@ -122,10 +140,59 @@ class RunManifest:
         self.save()
 
     def remove_files(self) -> None:
-        """Delete every file this manifest lists and the temporary files of killed writes."""
+        """Delete every file this manifest lists (plain names inside the run directory, checked when it was
+        read) and the temporary files of killed writes."""
         for fname in self.listed_files():
-            (self.directory / fname).unlink(missing_ok=True)
+            if name_problem(fname, ()) is None:  # checked on reading; checked again before deleting
+                (self.directory / fname).unlink(missing_ok=True)
         remove_stale_temps(self.directory)
+
+
+def _int(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise ValueError(f"an integer was expected, got {str(x)[:40]!r}")
+    return x
+
+
+def _files(x) -> dict:
+    """A ``{file name: sha256}`` mapping of the manifest, checked for type (names are checked by read)."""
+    if x is None:
+        return {}
+    if not isinstance(x, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in x.items()):
+        raise ValueError("files must map file names to SHA-256 strings")
+    return dict(x)
+
+
+def _regular(path: Path) -> bool:
+    """A regular file that is not a symbolic link (a link could lead out of the run directory)."""
+    return not path.is_symlink() and path.is_file()
+
+
+def name_problem(name: str, own_files: Sequence[str] = ()) -> str | None:
+    """Why `name` may not be a file of a run directory, or None: it must be a plain file name (no directory
+    part, no ``..``, not absolute, no NUL) and, when `own_files` patterns are given, match one of them."""
+    if not name or name in (".", "..") or "\0" in name or "/" in name or (os.altsep and os.altsep in name) \
+            or os.sep in name or Path(name).is_absolute() or Path(name).name != name:
+        return "which is not a plain file name inside the run directory"
+    if name == MANIFEST_NAME:
+        return None
+    if own_files and not any(fnmatch.fnmatchcase(name, p) for p in own_files):
+        return f"which is not a file this run writes ({', '.join(own_files)})"
+    return None
+
+
+def remove_own_files(directory: Path, own_files: Sequence[str]) -> list[str]:
+    """Delete the files of `directory` (not its subfolders) matching the run's own patterns, its manifest and
+    the temporary files of killed writes; the names deleted. Used by ``force`` when the manifest cannot be
+    trusted to say what the run wrote."""
+    removed = []
+    for p in sorted(directory.iterdir()):
+        if p.name == MANIFEST_NAME or any(fnmatch.fnmatchcase(p.name, pat) for pat in own_files):
+            if p.is_symlink() or p.is_file():
+                p.unlink(missing_ok=True)
+                removed.append(p.name)
+    remove_stale_temps(directory)
+    return removed
 
 
 def _non_empty(directory: Path) -> bool:
@@ -133,30 +200,41 @@ def _non_empty(directory: Path) -> bool:
 
 
 def open_run(directory, command: str, options: dict, episodes: Iterable[tuple[str, int]], *,
-             force: bool = False, resume: bool = False) -> RunManifest:
+             force: bool = False, resume: bool = False, own_files: Sequence[str] = ()) -> RunManifest:
     """The manifest of a new run in `directory` (or, with `resume`, of the run already there).
 
-    With `resume`, `command` and `options` must equal the manifest's (ManifestError otherwise).
+    With `resume`, `command` and `options` must equal the manifest's (ManifestError otherwise). `own_files`:
+    glob patterns of the files the run writes (besides its manifest); a manifest listing any other name is
+    refused, and ``force`` on a directory whose manifest is unreadable or refused removes only files matching
+    them (with no patterns given, such a directory is refused: nothing tells its run's files apart).
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
         raise OutputExistsError(f"{directory} exists and is not a directory")
     if resume:
-        m = RunManifest.read(directory)
+        m = RunManifest.read(directory, own_files)
         if m.command != command:
-            raise ManifestError(f"{directory} holds a {m.command!r} run, not {command!r}")
+            raise ManifestError(f"{directory} holds a {m.command[:80]!r} run, not {command!r}")
         if m.options != options:
             diff = ", ".join(f"{k}: {m.options.get(k)!r} in the run, {options.get(k)!r} now"
                              for k in sorted(set(m.options) | set(options)) if m.options.get(k) != options.get(k))
-            raise ManifestError(f"{directory} was started with other options ({diff})")
+            raise ManifestError(f"{directory} was started with other options ({diff[:300]})")
         remove_stale_temps(directory)  # a killed write may have left its temporary file
         return m
     if _non_empty(directory):
         if not force:
             raise OutputExistsError(f"{directory} exists and is not empty; pass --force to replace the run in it "
                                     f"or --resume {directory} to continue it")
-        if (directory / MANIFEST_NAME).exists():
-            RunManifest.read(directory).remove_files()
+        if (directory / MANIFEST_NAME).exists() or (directory / MANIFEST_NAME).is_symlink():
+            try:
+                old = RunManifest.read(directory, own_files)
+            except ManifestError as e:
+                if not own_files:
+                    raise ManifestError(f"{e}; cannot tell this run's files apart: empty {directory} yourself") \
+                        from None
+                remove_own_files(directory, own_files)
+            else:
+                old.remove_files()
     directory.mkdir(parents=True, exist_ok=True)
     m = RunManifest(directory=directory, command=command, options=dict(options),
                     episodes=[EpisodeEntry(name=n, seed=s) for n, s in episodes])
@@ -183,4 +261,5 @@ def play_pending(manifest: RunManifest, fn: Callable[[Any], dict], task_of: Call
     return len(pending)
 
 
-__all__ = ["MANIFEST_NAME", "ManifestError", "EpisodeEntry", "RunManifest", "open_run", "play_pending"]
+__all__ = ["MANIFEST_NAME", "ManifestError", "EpisodeEntry", "RunManifest", "name_problem", "open_run", "play_pending",
+           "remove_own_files"]

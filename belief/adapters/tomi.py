@@ -83,10 +83,15 @@ def read_examples(path, trace_path=None) -> list[Example]:
     for ln, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
         if not line.strip():
+            if "\t" in line:  # not an empty line: a question line whose question and answer are missing?
+                raise AdapterError(f"{path}:{ln}: a line of only tabs; expected 'N sentence', "
+                                   f"'N question<TAB>answer<TAB>1' or an empty line")
             continue
-        m = re.match(r"^\s*(\d+)\s+(.*)$", line)
+        m = re.match(r"^ *(\d{1,9}) +(\S.*)$", line)
         if not m:
-            raise AdapterError(f"{path}:{ln}: expected 'N sentence', got {line!r}")
+            shown = repr(line) if len(line) <= 80 else repr(line[:80]) + "..."
+            raise AdapterError(f"{path}:{ln}: expected 'N sentence' (N a line number of at most 9 digits), "
+                               f"got {shown}")
         n, text = int(m.group(1)), m.group(2)
         if n == 1 and story:
             raise AdapterError(f"{path}:{ln}: a new example starts before the previous one asked its question")
@@ -130,7 +135,8 @@ def _parse(story: list, source: str) -> list:
                 out.append((ln, text, kind, m.groups()))
                 break
         else:
-            raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {text!r}")
+            shown = repr(text) if len(text) <= 80 else repr(text[:80]) + "..."  # a 10 MB line is not echoed
+            raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {shown}")
     return out
 
 

@@ -1,19 +1,26 @@
-"""JSON from untrusted files (traces, stores, benchmark data): errors are BeliefErrors, never tracebacks.
+"""JSON from untrusted files (traces, stores, answers, run manifests, benchmark data): errors are BeliefErrors,
+never tracebacks.
 
 :func:`load_json` refuses what the json module would let through as a crash or a silent oddity: nesting
 deeper than the parser's stack (RecursionError), integers over :data:`MAX_INT_DIGITS` digits (beyond 64
-bits; Python would also refuse > 4300 digits with a ValueError), and NaN/Infinity.
+bits; Python would also refuse > 4300 digits with a ValueError), and NaN/Infinity, including numbers too
+large for a float (``1e999`` reads as infinity). :func:`read_text` reads a UTF-8 file and drops a leading
+byte order mark (as some editors write one); :func:`read_json_lines` reads a JSON Lines file with both.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from pathlib import Path
 from typing import Any
 
 from belief.errors import BeliefError
 
 #: the longest integer accepted, in digits (20 covers every 64-bit integer)
 MAX_INT_DIGITS = 20
+#: a UTF-8 byte order mark, as decoded
+BOM = "\ufeff"
 
 
 def _parse_int(digits: str) -> int:
@@ -23,14 +30,23 @@ def _parse_int(digits: str) -> int:
     return int(digits)
 
 
+def _parse_float(text: str) -> float:
+    x = float(text)
+    if math.isinf(x):
+        raise ValueError(f"the number {text[:40]} is too large for a float")
+    return x
+
+
 def _refuse_constant(name: str):
     raise ValueError(f"{name} is not valid here")
 
 
 def load_json(text: str, where: str = "", error: type[BeliefError] = BeliefError) -> Any:
     """``json.loads(text)``, raising ``error(f"{where}invalid JSON: ...")`` on any malformed input."""
+    if text.startswith(BOM):
+        text = text[1:]
     try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_refuse_constant)
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant)
     except json.JSONDecodeError as e:
         at = f" (line {e.lineno}, column {e.colno})" if e.lineno > 1 else f" (column {e.colno})"
         raise error(f"{where}invalid JSON: {e.msg}{at}") from None
@@ -40,4 +56,27 @@ def load_json(text: str, where: str = "", error: type[BeliefError] = BeliefError
         raise error(f"{where}invalid JSON: {e}") from None
 
 
-__all__ = ["MAX_INT_DIGITS", "load_json"]
+def read_text(path, error: type[BeliefError] = BeliefError) -> str:
+    """The text of a UTF-8 file without a leading byte order mark; ``error`` naming the file if unreadable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a directory, not a file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"{path}: cannot read: {e}") from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def read_json_lines(path, error: type[BeliefError] = BeliefError) -> list:
+    """The JSON values of a JSON Lines file (blank lines skipped), each read by :func:`load_json`;
+    ``error`` naming the file and line on the first bad one."""
+    out = []
+    for n, line in enumerate(read_text(path, error).splitlines(), 1):
+        if line.strip():
+            out.append(load_json(line, f"{path}:{n}: ", error))
+    return out
+
+
+__all__ = ["BOM", "MAX_INT_DIGITS", "load_json", "read_json_lines", "read_text"]

@@ -3,25 +3,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
-from belief.errors import TraceError
 from belief.grading.questions import GradingError, Question, question_from_dict
 from belief.grading.report import ROW_COLUMNS, GradeReport, read_jsonl
 from belief.files.outputs import refuse_existing, same_file, write_csv, write_jsonl
-from belief.truth.completeness import trace_completeness
-from belief.truth.trace import Trace
+from belief.truth.completeness import read_complete_trace  # noqa: F401  (re-exported: grade reads traces with it)
 
 OUTPUT_FORMATS = (".jsonl", ".csv")
-
-
-def read_complete_trace(path) -> Trace:
-    """A trace file that is whole: one cut short (no end marker) is refused, not graded as complete."""
-    reason = trace_completeness(path)
-    if reason is not None:
-        raise TraceError(f"{path}: incomplete trace: {reason}")
-    return Trace.read(path)
 
 
 def _check_episode(named, expected: str, where: str) -> None:
@@ -33,14 +24,29 @@ def _check_episode(named, expected: str, where: str) -> None:
                            f"belong to another episode")
 
 
-def load_answers(path, episode: str) -> list[dict]:
-    """The answer records of a JSONL file (``{"id", "answer", "episode"}``), each naming ``episode``."""
+def load_answers(path, episode: str, digest: Optional[str] = None) -> list[dict]:
+    """The answer records of a JSONL file (``{"id", "answer", "episode"}``, optionally ``"trace"``), each
+    naming ``episode``; an ``answer`` must be a string (or null: unanswered).
+
+    A record that carries ``"trace"`` (the :func:`~belief.grading.report.trace_digest` of the trace it was made
+    for, as runs write it) must carry `digest`, this trace's own: answers of another episode relabelled with
+    this episode's name are refused, not graded.
+    """
     records = read_jsonl(path)
     for n, rec in enumerate(records, 1):
         where = f"{path}: answer {n}"
         if not isinstance(rec, dict):
             raise GradingError(f"{where}: an answer must be a JSON object {{\"id\", \"answer\", \"episode\"}}")
         _check_episode(rec.get("episode"), episode, where)
+        made_for = rec.get("trace")
+        if made_for is not None and digest is not None and made_for != digest:
+            shown = repr(made_for) if len(repr(made_for)) <= 20 else repr(made_for)[:17] + "..."
+            raise GradingError(f"{where}: made for the trace {shown}, not this one ({digest[:12]}...): these "
+                               f"answers belong to another episode, whatever their \"episode\" says")
+        text = rec.get("answer")
+        if text is not None and not isinstance(text, str):
+            raise GradingError(f"{where}: \"answer\" must be a string (the free-text answer), got "
+                               f"{type(text).__name__} {json.dumps(text)[:40]}")
     return records
 
 

@@ -112,7 +112,8 @@ def kind_problem(kind: str, *, chain=(), fluent=None, values=None, gold=None, an
 class QuestionRecord(BaseModel):
     """One line of a questions file (the boundary model; :class:`Question` is the value used inside)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a value of the wrong JSON type ("time": "3") is refused, not coerced
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     id: Union[str, int]
     kind: Literal["value", "knows", "aware", "given"]

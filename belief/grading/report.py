@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Optional
 
 from belief.grading.answers import read_place, read_yes_no
@@ -27,12 +26,22 @@ from belief.truth.checker import check
 from belief.grading.questions import (GIVEN, NO, YES, GradingError, Question, check_question, correct_answers,
                                     place_candidates)
 from belief.truth.ground import GroundTruth
+from belief.files.json_input import read_json_lines
 
 UNREADABLE, MISSING = "unreadable", "missing"
 #: the columns of a graded question row (JSONL keys, CSV header)
 ROW_COLUMNS = ("episode", "id", "kind", "category", "order", "level", "template", "agent", "chain", "fluent", "time",
                "question", "gold", "answer", "reading", "correct")
 BREAKDOWNS = ("order", "template", "agent", "level", "category", "kind")
+
+
+def trace_digest(trace) -> str:
+    """The identity of a trace's content: the SHA-256 of its events (canonical JSON), whatever its meta says.
+
+    Answer files written by a run carry it as ``"trace"``, so answers relabelled with another episode's name
+    are still told apart from this trace's own (:func:`belief.grading.files.load_answers`)."""
+    return hashlib.sha256("\n".join(json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True)
+                                     for e in trace).encode("utf-8")).hexdigest()
 
 
 def episode_id(trace) -> str:
@@ -42,10 +51,8 @@ def episode_id(trace) -> str:
     name = meta.get("episode")
     if isinstance(name, str) and name:
         return name
-    digest = hashlib.sha256("\n".join(json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True)
-                                      for e in trace).encode("utf-8")).hexdigest()[:12]
     seed = meta.get("seed")
-    return "-".join(str(x) for x in (meta.get("env") or "trace", seed, digest) if x is not None)
+    return "-".join(str(x) for x in (meta.get("env") or "trace", seed, trace_digest(trace)[:12]) if x is not None)
 
 
 def read_answer(q: Question, text, candidates: Iterable[str] = ()) -> str:
@@ -233,23 +240,11 @@ def grade(questions, answers) -> Report:
 
 
 def read_jsonl(path) -> list[dict]:
-    """The JSON objects of a JSONL file; GradingError naming the file and line on failure."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise GradingError(f"{path}: cannot read: {e}") from None
-    out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as e:
-            raise GradingError(f"{path}:{n}: invalid JSON: {e.msg}") from None
-    return out
+    """The JSON values of a JSONL file (strict: :func:`belief.files.json_input.load_json`; a leading byte
+    order mark is dropped); GradingError naming the file and line on failure."""
+    return read_json_lines(path, GradingError)
 
 
-__all__ = ["episode_id", "read_answer", "graded_row", "GradeReport", "answers_by_id", "level_question",
+__all__ = ["episode_id", "trace_digest", "read_answer", "graded_row", "GradeReport", "answers_by_id", "level_question",
            "grade_questions", "grade_trace", "grade", "Report", "GradingError", "LEVELS", "LEVEL_TITLES",
            "ROW_COLUMNS", "BREAKDOWNS", "UNREADABLE", "MISSING", "read_jsonl"]

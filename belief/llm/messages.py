@@ -113,6 +113,20 @@ def one_line_err(e: BaseException) -> str:
     return " ".join(str(e).split())
 
 
+class MessageError(BeliefError):
+    """A message whose sender, hearer or recipients are not agent names (empty, with spaces, not text)."""
+
+
+def _check_name(role: str, name) -> None:
+    """MessageError unless `name` is a valid agent name (what a trace event would accept), before any parsing."""
+    if not isinstance(name, str):
+        raise MessageError(f"the message's {role} must be an agent name, got {type(name).__name__}")
+    if not name or not name.isprintable() or any(c.isspace() for c in name):
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise MessageError(f"the message's {role} {shown} is not an agent name (a name is non-empty, without "
+                           f"spaces or control characters)")
+
+
 def receive_message(store, translator: Translator, hearer: str, sender: str, text: str, *,
                     recipients: Sequence[str] | None = None, public: bool = False, policy="strict-truthful",
                     use_llm: Optional[bool] = None, parse_facts=None, max_depth: int = 2) -> Reception:
@@ -122,6 +136,8 @@ def receive_message(store, translator: Translator, hearer: str, sender: str, tex
     policy (:mod:`belief.logic.policies`); only effects on chains that start with ``hearer`` (up to
     ``max_depth``) are written, into ``store`` (the hearer's), all-or-nothing. Nothing else is touched.
     """
+    for role, name in (("hearer", hearer), ("sender", sender), *(("recipient", r) for r in recipients or ())):
+        _check_name(role, name)
     hearer = translator.agent_name(hearer)
     sender = translator.agent_name(sender)
     pol = get_policy(policy)
@@ -166,4 +182,4 @@ def receive_message(store, translator: Translator, hearer: str, sender: str, tex
     return rec
 
 
-__all__ = ["Reception", "message_claims", "one_line_err", "receive_message"]
+__all__ = ["MessageError", "Reception", "message_claims", "one_line_err", "receive_message"]

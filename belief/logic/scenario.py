@@ -107,6 +107,10 @@ def read_document(text: str, *, source: str | None = None) -> list:
         if isinstance(item, Declaration):
             item = (Domain.from_declaration(item) if item.kind == "domain"
                     else Scenario.from_sections(item.name, item.sections))
+            if isinstance(item, Scenario) and item.domain_name is None:  # its names could not be typed
+                raise BeliefError(f"{source or '<document>'}: (define (problem {item.name}) ...) names no domain: "
+                                  f"add (:domain NAME), e.g. one of {', '.join(domain_names())} or a domain "
+                                  f"defined in the same file")
         out.append(item)
     return out
 
@@ -115,6 +119,7 @@ def load_scenario(text: str, *, source: str | None = None, domains: dict[str, Do
     """Load a scenario from an s-expression document, bound to its domain (defined in the same text, given
     in ``domains``, or a registered one such as the built-in examples: :func:`belief.logic.domain.named_domain`),
     or from a plain readable fact file (one fact per line: an untyped scenario)."""
+    text = text[1:] if text.startswith("\ufeff") else text  # a byte order mark, as some editors write
     if not is_sexpr(text):
         facts = parse_document(text, source=source)
         agents = sorted({a for f in facts for a in f.chain if isinstance(a, str)})

@@ -12,7 +12,10 @@ Per fluent the index keeps the list of *updates* in order, each with
 
 plus, for every agent, the positions it observed (``by_agent``) and witnessed (``wit_by_agent``), and the
 fluent's real history. The cost per event is proportional to its observers (and, for an entry, the
-fluents visible in the room), never to the number of chains.
+fluents visible in the room), never to the number of chains. An entry into a room of ``n`` agents
+costs ``n`` squared (each sees where every other is), so a trace may name at most :data:`MAX_AGENTS`
+agents: more is refused with a TraceError before any per-agent structure grows (10^6 agents in one event
+header would otherwise take minutes and gigabytes).
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ class Chapter:
     exit_rank: dict = field(default_factory=dict)
 
 
+#: the most agents a trace may name (1,000 agents entering one room: about 5 s and 0.4 GB to check)
+MAX_AGENTS = 1000
+
+
 class IndexBuilder:
     """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects."""
 
@@ -122,6 +129,9 @@ class IndexBuilder:
     def bit(self, agent: str) -> int:
         i = self.aid.get(agent)
         if i is None:
+            if len(self.agents) >= MAX_AGENTS:
+                raise TraceError(f"the trace names more than {MAX_AGENTS} agents (the checker's limit: its cost "
+                                 f"grows with the square of the agents in a room); first one over: {agent[:40]!r}")
             i = self.aid[agent] = len(self.agents)
             self.agents.append(agent)
             self.loc[agent] = None
@@ -418,5 +428,5 @@ class IndexBuilder:
         self._apply(ev, self._context(ev, listeners, True), t, e)
 
 
-__all__ = ["FluentIndex", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
+__all__ = ["MAX_AGENTS", "FluentIndex", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -24,8 +24,10 @@ def _chain(n: int) -> str:
     return " BELIEVE ".join(f"a{i % 2}" for i in range(n)) + " BELIEVE x IN y"
 
 
-def _trace(*events, header='{"schema_version": 1}') -> str:
-    return "\n".join([header, *events]) + "\n"
+def _trace(*events, header='{"schema_version": 1}', end=True) -> str:
+    """A trace file's text: header, events and (unless `end` is False: a trace cut short) its end marker."""
+    marker = [json.dumps({"end": {"events": len(events)}})] if end else []
+    return "\n".join([header, *events, *marker]) + "\n"
 
 
 ENTER = '{"kind": "enter", "agents": ["Alice", "Bob"], "room": "kitchen"}'
