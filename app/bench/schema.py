@@ -3,6 +3,9 @@ where a benchmark's output is read back (``belief plot``, tests, notebooks)."""
 
 from __future__ import annotations
 
+import json
+import math
+
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -70,7 +73,10 @@ class BenchComparison(BaseModel):
                 mean, ci, n = figures[m], figures["ci95"][m], figures["n"][m]
                 if not (isinstance(n, int) and 0 <= n <= figures["episodes"]):
                     raise ValueError(f"by_agent.{agent}.n.{m}: {n!r} is not a count of episodes")
-                if (mean is None) != (n == 0) or (mean is not None and not isinstance(mean, (int, float))):
+                if mean is not None and (isinstance(mean, bool) or not isinstance(mean, (int, float))
+                                         or not math.isfinite(mean)):
+                    raise ValueError(f"by_agent.{agent}.{m} must be a finite number, got {json.dumps(mean)}")
+                if (mean is None) != (n == 0):
                     raise ValueError(f"by_agent.{agent}.{m}: {mean!r} with n={n}")
                 if ci is not None and not (isinstance(ci, list) and len(ci) == 2 and ci[0] <= mean + 1e-9
                                            and mean <= ci[1] + 1e-9):

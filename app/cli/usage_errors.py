@@ -32,6 +32,7 @@ INT64_MAX = 2**63 - 1
 
 
 def _bounds_of(name: str) -> tuple[int, int, str]:
+    name = name.removeprefix("_old_")  # a hidden old option name (run_options.deprecated_aliases): --games
     if name in EPISODE_COUNTS:
         return -INT64_MAX - 1, MAX_EPISODES, f"at most {MAX_EPISODES:,} {name} are played by one command"
     return -INT64_MAX - 1, INT64_MAX, "it must fit in a signed 64-bit integer"
