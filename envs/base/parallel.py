@@ -9,6 +9,7 @@ infos name the active agent too, and the AEC env's own info dicts are never writ
 
 from __future__ import annotations
 
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 
@@ -44,3 +45,19 @@ def turn_based_parallel(aec_env) -> TurnBasedParallelEnv:
 
 
 __all__ = ["TurnBasedParallelEnv", "turn_based_parallel"]
+
+
+def turn_based_constructors(make_raw):
+    """``env`` and ``parallel_env`` of a turn-based world whose raw environment ``make_raw(**kwargs)`` makes."""
+
+    def env(**kwargs):
+        """The wrapped AEC env (order enforcing, bounds checks)."""
+        return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(make_raw(**kwargs)))
+
+    def parallel_env(**kwargs):
+        """The parallel form: one turn per step, only the active agent's action is applied
+        (:class:`TurnBasedParallelEnv`)."""
+        return turn_based_parallel(env(**kwargs))
+
+    return env, parallel_env
+

@@ -22,9 +22,8 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from pettingzoo.utils import wrappers
 
-from belief.envs.base.parallel import turn_based_parallel
+from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.blocks.events import (f_inventory, f_owner, f_target, inventory_change_events, message_event,
                                        move_event, setup_events)
 from belief.envs.blocks.tasks import generate
@@ -38,17 +37,6 @@ from belief.envs.base.render import check_render_mode, rendered
 TEXT_MAX = 4096
 OBS_LEN = 10
 MAX_ROUNDS = 30
-
-
-def env(**kwargs):
-    """The wrapped AEC env (order enforcing, bounds checks)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
-
-
-def parallel_env(**kwargs):
-    """The parallel form: one turn per step, only the active agent's action is applied
-    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
-    return turn_based_parallel(env(**kwargs))
 
 
 class raw_env(TurnBasedTextEnv):
@@ -223,6 +211,10 @@ class raw_env(TurnBasedTextEnv):
     def render(self):
         text = "\n".join(render(self.view(a)) for a in AGENTS)
         return rendered(self.render_mode, text)
+
+
+#: ``env()`` (AEC, wrapped) and ``parallel_env()`` (one turn per step)
+env, parallel_env = turn_based_constructors(raw_env)
 
 
 __all__ = ["env", "parallel_env", "raw_env", "OBS_LEN", "TEXT_MAX", "MAX_ROUNDS", "END", "MESSAGE"]

@@ -20,9 +20,8 @@ The reward is the score change (a final loss of all lives takes the score to 0).
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo.utils import wrappers
 
-from belief.envs.base.parallel import turn_based_parallel
+from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.hanabi.events import hint_events, reveal_events, setup_events
 from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
                                       HINT_COLOUR)
@@ -33,17 +32,6 @@ from belief.envs.base.render import check_render_mode, rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 20
-
-
-def env(**kwargs):
-    """The wrapped AEC env (order enforcing, bounds checks)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
-
-
-def parallel_env(**kwargs):
-    """The parallel form: one turn per step, only the active agent's action is applied
-    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
-    return turn_based_parallel(env(**kwargs))
 
 
 class raw_env(TurnBasedTextEnv):
@@ -189,6 +177,10 @@ class raw_env(TurnBasedTextEnv):
     def render(self):
         text = "\n".join(self.text(a) for a in PLAYERS)
         return rendered(self.render_mode, text)
+
+
+#: ``env()`` (AEC, wrapped) and ``parallel_env()`` (one turn per step)
+env, parallel_env = turn_based_constructors(raw_env)
 
 
 def global_trace(seed, actions) -> Trace:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import random
 
-from pettingzoo.utils import wrappers
 
-from belief.envs.base.parallel import turn_based_parallel
+from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.maze.environment import PLAYERS, MazeEnv, global_trace as _global_trace
 from belief.envs.maze.world import generate, place
 
@@ -66,15 +65,8 @@ class raw_env(MazeEnv):
                 "end_reason": self.end_reason, "messages": self.messages}
 
 
-def env(**kwargs):
-    """The wrapped AEC env (order enforcing, bounds checks)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
-
-
-def parallel_env(**kwargs):
-    """The parallel form: one turn per step, only the active agent's action is applied
-    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
-    return turn_based_parallel(env(**kwargs))
+#: ``env()`` (AEC, wrapped) and ``parallel_env()`` (one turn per step)
+env, parallel_env = turn_based_constructors(raw_env)
 
 
 def global_trace(seed, actions, **kwargs):

@@ -15,9 +15,8 @@ and a capture are public. Everything else: :mod:`belief.envs.maze.environment`.
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
 
-from belief.envs.base.parallel import turn_based_parallel
+from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.maze.environment import PLAYERS, MazeEnv, MazeError, global_trace as _global_trace
 from belief.envs.maze.events import eff, f_at, public_event
 from belief.envs.maze.world import USE, generate, place, plan_first_actions
@@ -156,15 +155,8 @@ class raw_env(MazeEnv):
                 "gate_opened": int(self.gate_open), "end_reason": self.end_reason, "messages": self.messages}
 
 
-def env(**kwargs):
-    """The wrapped AEC env (order enforcing, bounds checks)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
-
-
-def parallel_env(**kwargs):
-    """The parallel form: one turn per step, only the active agent's action is applied
-    (:class:`belief.envs.base.parallel.TurnBasedParallelEnv`)."""
-    return turn_based_parallel(env(**kwargs))
+#: ``env()`` (AEC, wrapped) and ``parallel_env()`` (one turn per step)
+env, parallel_env = turn_based_constructors(raw_env)
 
 
 def global_trace(seed, actions, **kwargs):
