@@ -30,3 +30,19 @@ def no_llm_settings_from_the_shell(monkeypatch):
     for name in list(os.environ):
         if name.startswith(("BELIEF_LLM_", "OPENAI_")) or name == "BELIEF_MODEL":
             monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def shut_door_maze():
+    """A CollabCapture maze whose only way from room ``a`` to room ``b`` is a shut door opened by a button in
+    ``a``: ``(maze, a, b)``."""
+    from belief.envs.maze import capture
+
+    for seed in range(40):
+        m = capture.raw_env(seed=seed).maze
+        door = next(d for d, o in m.open.items() if not o)
+        room = next(r for r, d in m.buttons.items() if d == door)
+        a, b = m.doors[door]
+        if room == a and b not in m.reachable(a):
+            return m, a, b
+    raise AssertionError("no maze with the button beside its shut door")

@@ -16,10 +16,8 @@ OBS = ("Results: You inspected Bomb 2. Its remaining sequence is Green, Blue.\n"
 
 
 @pytest.fixture
-def runner(monkeypatch):
-    for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "BELIEF_MODEL", "BELIEF_LLM_CONFIG"):
-        monkeypatch.delenv(var, raising=False)
-    return CliRunner()
+def runner():
+    return CliRunner()  # tests/conftest.py keeps the shell's LLM settings away
 
 
 def test_rules_path_prints_facts_and_messages_as_data(runner):

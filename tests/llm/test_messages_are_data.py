@@ -22,10 +22,8 @@ OBS = ("Round: 2\nTotal team score: 0\n"
 
 
 @pytest.fixture
-def runner(monkeypatch):
-    for var in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "BELIEF_MODEL", "BELIEF_LLM_CONFIG"):
-        monkeypatch.delenv(var, raising=False)
-    return CliRunner()
+def runner():
+    return CliRunner()  # tests/conftest.py keeps the shell's LLM settings away
 
 
 def obedient_model(request):

@@ -77,12 +77,10 @@ def test_full_score_and_metrics():
     assert m["rounds"] <= 30
 
 
-def test_invalid_move_feedback_and_mask():
-    e = bomb_v0.raw_env(seed=0)
+def test_invalid_move_feedback_and_mask(far_room_env):
+    e, agent, far = far_room_env
+    here = e.world.locations[agent]
     w = e.world
-    agent = e.agent_selection
-    here = w.locations[agent]
-    far = next(r for r in w.map.rooms if r != here and not w.map.adjacent(here, r))
     mask = e.observe(agent)["action_mask"]
     assert mask.dtype == np.int8 and mask[w.map.rooms.index(far)] == 0
     e.step(w.map.rooms.index(far))

@@ -49,12 +49,10 @@ def test_message_facts_roundtrip():
     assert parse_message_facts("Bomb 3 is not defused yet") == []
 
 
-def test_text_interface_study_feedback():
-    e = bomb_v0.raw_env(seed=0)
+def test_text_interface_study_feedback(far_room_env):
+    e, agent, far = far_room_env
+    here = e.world.locations[agent]
     w = e.world
-    agent = e.agent_selection
-    here = w.locations[agent]
-    far = next(r for r in w.map.rooms if r != here and not w.map.adjacent(here, r))
     ti = TextInterface(e)
     p = ti.step(f"Move to Room {far}\nMessage: I am moving to Room {far}.")
     assert p.message == f"I am moving to Room {far}."

@@ -51,6 +51,12 @@ def _world(**placed):
                     agent_room={"alice": "kitchen", "bob": "kitchen"})
 
 
+def _walk(env, agent: str, room: str):
+    """``agent`` walks to ``room`` (the steps a walk takes), the other waits."""
+    for _ in range(hv.WALK_STEPS):
+        _do(env, **{agent: f"walk to {room}"})
+
+
 def _do(env, **named):
     """One step; ``named``: agent -> action name (or (name, text) for a message); others wait."""
     acts = {}
@@ -109,8 +115,7 @@ def test_a_scripted_trace_answers_first_order_questions_as_the_world_says():
     env = hv.parallel_env()
     env.reset(options={"world": _world()})
     _do(env, alice="open fridge_1")
-    for _ in range(hv.WALK_STEPS):
-        _do(env, bob="walk to livingroom")
+    _walk(env, "bob", "livingroom")
     _do(env, alice="grasp apple_1")
     _do(env, alice="put hand 0 on kitchentable_1")
     apple = ("in", "apple_1")
@@ -138,27 +143,22 @@ def test_seeing_an_object_gone_makes_the_belief_unsure():
     for _ in range(hv.WALK_STEPS):
         _do(env, bob="walk to livingroom")                     # bob saw the cupcake on the table, then left
     _do(env, alice="grasp cupcake_1")
-    for _ in range(hv.WALK_STEPS):
-        _do(env, alice="walk to livingroom")
+    _walk(env, "alice", "livingroom")
     truth = check(env.trace)
     assert truth.value(("bob",), ("in", "cupcake_1")) == "alice"  # he sees her carry it
-    for _ in range(hv.WALK_STEPS):
-        _do(env, alice="walk to kitchen")
+    _walk(env, "alice", "kitchen")
     _do(env, alice="put hand 0 on kitchencounter_1")
-    for _ in range(hv.WALK_STEPS):
-        _do(env, bob="walk to kitchen")
+    _walk(env, "bob", "kitchen")
     truth = check(env.trace)
     assert truth.value(("bob",), ("in", "cupcake_1")) == "kitchencounter_1"
     # a receptacle seen without what one believed on it: the 'possible' event leaves the chain unsure
     env.reset(options={"world": _world()})
-    for _ in range(hv.WALK_STEPS):
-        _do(env, bob="walk to livingroom")
+    _walk(env, "bob", "livingroom")
     _do(env, alice="open kitchencabinet_1")
     _do(env, alice="grasp cupcake_1")
     _do(env, alice="put hand 0 in kitchencabinet_1")
     _do(env, alice="close kitchencabinet_1")
-    for _ in range(hv.WALK_STEPS):
-        _do(env, bob="walk to kitchen")
+    _walk(env, "bob", "kitchen")
     truth = check(env.trace)
     assert truth.value(("alice",), ("in", "cupcake_1")) == "kitchencabinet_1"
     assert str(truth.value(("bob",), ("in", "cupcake_1"))) == "unsure"   # the table is empty, the cabinet closed
