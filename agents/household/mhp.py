@@ -23,17 +23,10 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from belief.envs.household.environment import put_name
-from belief.envs.household.world import CONTAINER, FURNITURE_KINDS, SURFACE, object_class
+from belief.envs.household.world import CONTAINER, FURNITURE_KINDS, SURFACE, Goal, object_class
 
 WAIT = ("wait", None)
 
-
-@dataclass(frozen=True)
-class Goal:
-    relation: str
-    cls: str
-    target: str
-    count: int
 
 
 class Task:

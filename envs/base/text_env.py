@@ -82,3 +82,19 @@ class ParallelTextEnv(TextEnv, ParallelEnv):
 
 
 __all__ = ["ParallelTextEnv", "TextEnv", "TurnBasedTextEnv"]
+
+
+def parse_text_action(act, wait: int) -> tuple[int, str]:
+    """``(action index, message text)`` of an agent's action in a text world that takes an index, an
+    ``(index, text)`` pair or ``{"action": index, "message": text}``; -1 for an index that is not a number."""
+    text = ""
+    if isinstance(act, dict):
+        text = str(act.get("message", "") or "")
+        act = act.get("action", wait)
+    elif isinstance(act, (tuple, list)):
+        act, text = (act[0], str(act[1]) if len(act) > 1 else "")
+    try:
+        return int(act), text
+    except (TypeError, ValueError):
+        return -1, text
+

@@ -56,7 +56,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from belief.envs.household import world as hw
 from belief.envs.household.text import parse_message_facts, render_view
 from belief.envs.base.spaces import printable
-from belief.envs.base.text_env import ParallelTextEnv
+from belief.envs.base.text_env import ParallelTextEnv, parse_text_action
 from belief.envs.base.tokens import count_tokens
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
 from belief.envs.base.render import check_render_mode, rendered
@@ -280,16 +280,7 @@ class raw_env(ParallelTextEnv):
     # --- stepping --------------------------------------------------------------------------------
     @staticmethod
     def _parse_action(act):
-        text = ""
-        if isinstance(act, dict):
-            text = str(act.get("message", "") or "")
-            act = act.get("action", A_WAIT)
-        elif isinstance(act, (tuple, list)):
-            act, text = (act[0], str(act[1]) if len(act) > 1 else "")
-        try:
-            return int(act), text
-        except (TypeError, ValueError):
-            return -1, text
+        return parse_text_action(act, A_WAIT)
 
     def step(self, actions):
         if not self.agents:

@@ -55,7 +55,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs.transport import world as tw
 from belief.envs.base.spaces import printable
-from belief.envs.base.text_env import ParallelTextEnv
+from belief.envs.base.text_env import ParallelTextEnv, parse_text_action
 from belief.envs.base.tokens import count_tokens
 from belief.errors import BeliefError
 from belief.logic.formula import Atom
@@ -334,18 +334,9 @@ class raw_env(ParallelTextEnv):
         return m
 
     # --- stepping --------------------------------------------------------------------------------
-    def _parse_action(self, act):
-        text = ""
-        if isinstance(act, dict):
-            text = str(act.get("message", "") or "")
-            act = act.get("action", A_WAIT)
-        elif isinstance(act, (tuple, list)):
-            act, text = (act[0], str(act[1]) if len(act) > 1 else "")
-        try:
-            idx = int(act)
-        except (TypeError, ValueError):
-            idx = -1
-        return idx, text
+    @staticmethod
+    def _parse_action(act):
+        return parse_text_action(act, A_WAIT)
 
     def cost(self, agent, idx: int, text: str = "") -> int:
         w = self.world
