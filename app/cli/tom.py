@@ -93,6 +93,7 @@ def _emit(report, title: str, breakdowns, predictions: Optional[Path], audit: Op
 
 
 @app.command("tomi")
+@run_options.pool_options
 def tomi_cmd(
     stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences; a question line is question, answer and 1, tab-separated)."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="The matching .trace file (question-type labels)."),
@@ -100,10 +101,7 @@ def tomi_cmd(
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
-    executor: str = run_options.EXECUTOR,
-    workers: Optional[int] = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
-    progress: bool = run_options.PROGRESS,
+    pool: dict = None,
 ):
     """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
     from belief.adapters import tomi
@@ -117,7 +115,7 @@ def tomi_cmd(
     try:
         examples = tomi.read_examples(stories, trace)
         graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
-                                examples, executor, workers, address, progress)
+                                examples, **pool)
         report = Report("tomi", graded, groups={"by_story_type": "story_type"})
     except BeliefError as e:
         _fail(str(e))
@@ -126,16 +124,14 @@ def tomi_cmd(
 
 
 @app.command("hitom")
+@run_options.pool_options
 def hitom_cmd(
     path: Path = typer.Argument(..., help="Hi-ToM JSON ({\"data\": [...]}), JSON Lines, or a Tell/No_Tell tree."),
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
     audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
     policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
-    executor: str = run_options.EXECUTOR,
-    workers: Optional[int] = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
-    progress: bool = run_options.PROGRESS,
+    pool: dict = None,
 ):
     """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
     from belief.adapters import hitom
@@ -146,7 +142,7 @@ def hitom_cmd(
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [path], force)
     try:
         graded = _grade_sharded(functools.partial(hitom.grade_items, policy=policy), hitom.read_items(path),
-                                executor, workers, address, progress)
+                                **pool)
         report = Report("hitom", graded, groups={"by_tell": "tell"})
     except BeliefError as e:
         _fail(str(e))
