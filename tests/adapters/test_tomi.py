@@ -236,14 +236,6 @@ def test_shared_sample_every_question_answered():
     assert r.questions and all(q.answer for q in r.questions)
 
 
-@pytest.mark.parametrize("text", ["", "\n  \n"])
-def test_an_empty_file_is_an_error_not_a_score_of_zero(tmp_path, text):
-    p = tmp_path / "s.txt"
-    p.write_text(text)
-    with pytest.raises(AdapterError, match="no ToMi stories"):
-        tomi.grade(p)
-
-
 def test_a_byte_order_mark_is_accepted(tmp_path):
     p = tmp_path / "s.txt"
     p.write_text("\ufeff1 Mary entered the kitchen.\n2 The apple is in the box.\n3 Where is the apple really?\tbox\t1\n",
