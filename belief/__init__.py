@@ -11,10 +11,11 @@ from belief.errors import (
 )
 from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Stance, Unsure, Var
 
-# the grammar registers the parsers behind Formula.parse / Fact.parse; the examples register their domains by
-# name (a scenario's "(:domain tomi)"): importing them here makes both hold whatever module is imported first
+# the grammar registers the parsers behind Formula.parse / Fact.parse; example_domains registers the example
+# domains by name (a scenario's "(:domain tomi)"): importing them here makes both hold whatever module is
+# imported first (belief.examples, which loads scenarios and so the store and networkx, is left to its users)
 from belief import grammar  # noqa: F401
-from belief import examples  # noqa: F401
+from belief.logic import example_domains  # noqa: F401
 
 from belief import old_names
 

@@ -79,3 +79,28 @@ class TraceError(BeliefError):
 
 class QueryError(BeliefError):
     """A query that cannot be answered as asked."""
+
+
+#: the optional extras of the distribution (pyproject.toml, [project.optional-dependencies]) by the top-level
+#: modules they install; the core install (lark, networkx, pydantic, typer, rich, openai) has none of them
+EXTRA_OF_MODULE: dict[str, str] = {
+    "numpy": "envs", "gymnasium": "envs", "pettingzoo": "envs",
+    "unified_planning": "plan", "up_pyperplan": "plan", "up_fast_downward": "plan", "pyperplan": "plan",
+    "matplotlib": "plot",
+    "ray": "ray",
+}
+
+
+class MissingExtraError(BeliefError):
+    """An optional dependency that is not installed; the message names the extra that installs it."""
+
+    def __init__(self, extra: str, needed_by: str = "this command"):
+        self.extra = extra
+        super().__init__(f"{needed_by} needs the '{extra}' extra: pip install 'belief[{extra}]'")
+
+
+def missing_extra(error: ImportError, needed_by: str = "this command") -> MissingExtraError | None:
+    """The MissingExtraError for an import of a module one of the extras installs, else None (a bug)."""
+    top = (getattr(error, "name", None) or "").partition(".")[0]
+    extra = EXTRA_OF_MODULE.get(top)
+    return None if extra is None else MissingExtraError(extra, needed_by)

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import time
 
+from belief.errors import missing_extra
+
 ENGINES = ("pyperplan", "fast-downward", "greedy")
 HANDS = ("h1", "h2")
 SLOTS = ("s1", "s2", "s3")
@@ -35,11 +37,15 @@ _UP = None
 
 
 def _up():
-    """Import unified-planning once, silencing its credits banner."""
+    """Import unified-planning once, silencing its credits banner; without it (the 'plan' extra), a
+    MissingExtraError (:class:`Planner` then falls back to the greedy plan)."""
     global _UP
     if _UP is None:
-        import unified_planning.shortcuts as sc
-        from unified_planning.engines import PlanGenerationResultStatus
+        try:
+            import unified_planning.shortcuts as sc
+            from unified_planning.engines import PlanGenerationResultStatus
+        except ImportError as e:
+            raise (missing_extra(e, "planning with unified-planning") or e) from None
 
         sc.get_environment().credits_stream = None
         _UP = (sc, PlanGenerationResultStatus)
@@ -291,9 +297,12 @@ def _pyperplan_solve(problem):
     parameter's objects from a ``set`` of strings, so its operator order (the successor order of the
     search, hence which of several equally good plans it returns) would otherwise follow the process's
     string-hash seed (``PYTHONHASHSEED``). None when there is no plan."""
-    import unified_planning.plans as up_plans
-    from pyperplan.planner import _ground, _search
-    from up_pyperplan.engine import EngineImpl
+    try:
+        import unified_planning.plans as up_plans
+        from pyperplan.planner import _ground, _search
+        from up_pyperplan.engine import EngineImpl
+    except ImportError as e:
+        raise (missing_extra(e, "the pyperplan engine") or e) from None
 
     eng = EngineImpl()
     eng.pyp_types = {}

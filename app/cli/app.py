@@ -1,4 +1,5 @@
-"""The shared typer application; command modules register on it (see app/cli/__init__.py).
+"""The shared typer application; command modules register on it, and are imported when one of their commands
+runs (:class:`LazyGroup`; the tables :data:`COMMANDS`, :data:`BENCH_COMMANDS`, :data:`RUN_COMMANDS`).
 
 Help formatting is fixed here, once for every command. typer 0.2x vendors click (``typer._click``) and labels
 every parameter with its Python type in angle brackets: its rich help panel asks each option for
@@ -8,10 +9,12 @@ formatter does skip flags; the rich panel, used whenever rich is installed, does
 conventions: nothing after a flag, an upper-case placeholder (``TEXT``, ``INTEGER``, ``PATH``) or the choices
 after an option taking a value, and ``TRACE QUERY`` / ``[OPTIONAL]`` in the usage line.
 """
+import importlib
 from importlib.metadata import PackageNotFoundError, version
 
 import typer
 import typer.core
+import typer.main
 
 from belief.app.cli.usage_errors import OneLineErrors
 
@@ -73,10 +76,123 @@ def _print_version(value: bool):
         raise typer.Exit()
 
 
+#: the commands of ``belief``, ``belief bench`` and ``belief run``: name -> (the module of belief.app.cli that
+#: defines it, the first paragraph of its help, shown in the group's --help). A new command needs its line
+#: here; tests/cli/test_lazy_commands.py checks the tables against the commands the modules define.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "parse": ("core", "Validate and pretty-print a belief document; exit 1 with line:column and a caret on errors."),
+    "query": ("core", "Answer a query against a scenario's initial facts: believes / believes-not / unsure, with "
+              "bindings."),
+    "demo": ("core", "Parse a small scenario, show every agent's beliefs per perspective chain, answer its ToM "
+             "queries."),
+    "grade": ("grade", "Grade free-text answers against the checker's exact answers on TRACE (and the stated gold "
+              "of given questions)."),
+    "translate": ("llm", "Print the belief facts one observation gives AGENT (and every problem found), then the "
+                  "messages in it."),
+    "coordqa": ("maze", "One episode as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from "
+                "the checker, EC/JP gold stated) and the players' answers, all graded by one `belief grade` call."),
+    "plot": ("plot", "Draw a standard figure: ToM accuracy per order and template, transport rate vs tokens, or "
+             "rounds/steps."),
+    "tomi": ("tom", "Answer every ToMi question from the story's trace; accuracy per question type against the "
+             "labels."),
+    "hitom": ("tom", "Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."),
+    "explain": ("tom", "Answer a query from a trace's exact ground truth and show the events (who was present where) "
+                "behind it."),
+}
+BENCH_COMMANDS: dict[str, tuple[str, str]] = {
+    "parse": ("core", "Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."),
+    "household": ("household", "Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per "
+                  "agent kind."),
+    "checker": ("tom", "Random trace of enters, exits, moves and messages; time to build the truth and to answer "
+                "chain queries."),
+    "transport": ("transport", "CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean "
+                  "figures."),
+    "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
+            "line."),
+}
+RUN_COMMANDS: dict[str, tuple[str, str]] = {
+    "bomb": ("bomb", "Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy "
+             "(Table 2)."),
+    "household": ("household", "Play one household_v0 episode and print its figures."),
+    "capture": ("maze", "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."),
+    "escape": ("maze", "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
+               "(95% CIs)."),
+    "transport": ("transport", "Play one transport_v0 episode and print its figures."),
+    "blocks": ("worlds", "COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM "
+               "accuracy."),
+    "hanabi": ("worlds", "2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM "
+               "accuracy."),
+}
+
+
+class LazyCommand(typer.core.TyperCommand):
+    """A command whose module is not imported yet: its name and one-line help, for the group's --help."""
+
+
+class LazyGroup(typer.core.TyperGroup):
+    """A group that lists its commands from a table and imports a command's module when that command is
+    resolved (to run, or to print its own --help): ``belief --help`` imports no command module, and so none
+    of the worlds, plots, planners, Ray or the LLM client behind them. A module the command needs that an
+    extra installs and is missing ends as one ``error:`` line (:class:`OneLineErrors`)."""
+
+    def table(self) -> dict[str, tuple[str, str]]:
+        raise NotImplementedError
+
+    def source(self) -> typer.Typer:
+        """The typer app the table's modules register their commands on."""
+        raise NotImplementedError
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        listed = {name: self.commands.get(name) or LazyCommand(name=name, help=text, callback=None)
+                  for name, (_, text) in self.table().items()}
+        self.commands = {**listed, **{n: c for n, c in self.commands.items() if n not in listed}}
+
+    def resolve_command(self, ctx, args):
+        if args and isinstance(self.commands.get(args[0]), LazyCommand):
+            self.commands[args[0]] = self.load(args[0])
+        return super().resolve_command(ctx, args)
+
+    def load(self, name: str):
+        """The command `name`, its module imported."""
+        module = self.table()[name][0]
+        importlib.import_module(f"belief.app.cli.{module}")
+        source = self.source()
+        for info in source.registered_commands:
+            if (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
+                return typer.main.get_command_from_info(info, pretty_exceptions_short=source.pretty_exceptions_short,
+                                                        rich_markup_mode=source.rich_markup_mode)
+        raise LookupError(f"belief.app.cli.{module} defines no command {name!r} (see the tables in {__name__})")
+
+
+class RootCommands(LazyGroup, OneLineErrors):
+    def table(self):
+        return COMMANDS
+
+    def source(self):
+        return app
+
+
+class BenchCommands(LazyGroup):
+    def table(self):
+        return BENCH_COMMANDS
+
+    def source(self):
+        return bench_app
+
+
+class RunCommands(LazyGroup):
+    def table(self):
+        return RUN_COMMANDS
+
+    def source(self):
+        return run_app
+
+
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command's context
 
 # markdown: a docstring's wrapped lines flow into one paragraph (blank lines separate paragraphs)
-app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(cls=RootCommands, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   context_settings=HELP_OPTIONS, rich_markup_mode="markdown",
                   help="belief: a symbolic belief engine for multi-agent Theory of Mind.")
 
@@ -87,7 +203,7 @@ def _root(version_: bool = typer.Option(False, "--version", callback=_print_vers
     """belief: a symbolic belief engine for multi-agent Theory of Mind."""
 
 
-bench_app = typer.Typer(no_args_is_help=True, rich_markup_mode="markdown", help="Benchmarks: each prints one JSON line of figures.")
+bench_app = typer.Typer(cls=BenchCommands, no_args_is_help=True, rich_markup_mode="markdown", help="Benchmarks: each prints one JSON line of figures.")
 app.add_typer(bench_app, name="bench")
-run_app = typer.Typer(no_args_is_help=True, rich_markup_mode="markdown", help="Run an environment's episodes with a team of agents.")
+run_app = typer.Typer(cls=RunCommands, no_args_is_help=True, rich_markup_mode="markdown", help="Run an environment's episodes with a team of agents.")
 app.add_typer(run_app, name="run")

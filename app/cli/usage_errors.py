@@ -3,7 +3,8 @@
 Exit codes of every command: 0 ok, 1 bad content (a file, trace, query or answer that is wrong), 2 bad
 usage (an unknown option or command, a missing argument, a value out of range). Usage errors print as one
 ``error: ...`` line on stderr instead of click's boxed usage panel; a BeliefError that a command did not
-catch prints as one ``error: ...`` line (exit 1) instead of a traceback.
+catch prints as one ``error: ...`` line (exit 1) instead of a traceback, and so does a module that an extra
+installs and is missing (``this command needs the 'envs' extra: pip install 'belief[envs]'``).
 
 Every integer option of every command is bounded (:func:`bound_integer_options`): a count of episodes,
 games or worlds by :data:`MAX_EPISODES`, any other integer (a seed...) by a signed 64-bit integer, so
@@ -19,7 +20,7 @@ try:  # typer >= 0.2x carries its own copy of click
 except ImportError:  # pragma: no cover - older typer on click
     from click import exceptions as click_exceptions
 
-from belief.errors import BeliefError
+from belief.errors import BeliefError, missing_extra
 
 #: longest message printed for a usage error (an option value of megabytes is not echoed)
 MAX_MESSAGE = 500
@@ -100,5 +101,11 @@ class OneLineErrors(TyperGroup):
             sys.exit(1)
         except BeliefError as e:
             print(f"error: {one_line(str(e), 4 * MAX_MESSAGE)}", file=sys.stderr)
+            sys.exit(1)
+        except ImportError as e:  # a module an extra installs (belief[envs], [plot], ...) that is not installed
+            missing = missing_extra(e)
+            if missing is None:
+                raise
+            print(f"error: {missing}", file=sys.stderr)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)

@@ -39,13 +39,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from belief.errors import BeliefError
+from belief.errors import BeliefError, MissingExtraError
 
 EXECUTORS = ("local", "serial", "ray")
 
 
 class ExecutorError(BeliefError):
     """An executor that cannot run here (unknown name, Ray missing or unreachable)."""
+
+
+class RayMissingError(MissingExtraError, ExecutorError):
+    """The ray executor asked for where Ray is not installed (the message names the 'ray' extra)."""
 
 
 class TaskError(BeliefError):
@@ -183,7 +187,7 @@ def import_ray():
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise ExecutorError("the ray executor needs Ray: pip install 'belief[ray]' (or pip install ray)") from None
+        raise RayMissingError("ray", "the ray executor") from None
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
@@ -286,5 +290,5 @@ def run_sharded(fn: Callable[[list], list], items: Sequence, executor: str = "lo
     return [x for part in parts for x in part]
 
 
-__all__ = ["EXECUTORS", "WATCH_INTERVAL", "ExecutorError", "Star", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
+__all__ = ["EXECUTORS", "WATCH_INTERVAL", "ExecutorError", "RayMissingError", "Star", "TaskError", "import_ray", "ray_session", "run_sharded", "run_tasks",
            "shards"]

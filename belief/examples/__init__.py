@@ -1,19 +1,17 @@
 """A shared registry of example domains and scenarios, used by the demo, the CLI and the tests.
 
-Importing it (``import belief`` does) registers the example domains by name
-(:func:`belief.logic.domain.register_domain`), so a scenario's ``(:domain tomi)`` finds them.
+The example domains are registered by name by :mod:`belief.logic.example_domains` (``import belief`` imports
+it), so a scenario's ``(:domain tomi)`` finds them; :func:`domain` is that module's.
 """
 
 from __future__ import annotations
 
-import functools
 from importlib import resources
 
-from belief.logic.domain import Domain, register_domain
 from belief.errors import BeliefError
+from belief.logic.example_domains import DOMAIN_FILES, domain  # noqa: F401  (examples.domain(name))
 from belief.logic.scenario import Scenario, load_scenario
 
-_DOMAINS = {"tomi": "tomi.pddl", "transport": "transport.pddl"}
 _SCENARIOS = {"sally-anne": "sally_anne.pddl"}
 
 
@@ -26,25 +24,14 @@ def path(filename: str):
 
 
 def domain_names() -> list[str]:
-    return sorted(_DOMAINS)
+    return sorted(DOMAIN_FILES)
 
 
 def scenario_names() -> list[str]:
     return sorted(_SCENARIOS)
 
 
-@functools.lru_cache(maxsize=None)
-def domain(name: str) -> Domain:
-    if name not in _DOMAINS:
-        raise BeliefError(f"no example domain {name!r}; have: {', '.join(domain_names())}")
-    return Domain.parse(text(_DOMAINS[name]))
-
-
 def scenario(name: str) -> Scenario:
     if name not in _SCENARIOS:
         raise BeliefError(f"no example scenario {name!r}; have: {', '.join(scenario_names())}")
     return load_scenario(text(_SCENARIOS[name]), source=_SCENARIOS[name])
-
-
-for _name in _DOMAINS:
-    register_domain(_name, functools.partial(domain, _name))

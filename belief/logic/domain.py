@@ -14,7 +14,7 @@ Domains are written in the PDDL-like s-expression surface::
       (:functional in at))
 
 Domains are known by name (:func:`register_domain`, :func:`named_domain`): a scenario's ``(:domain tomi)``
-finds the built-in ``tomi`` that :mod:`belief.examples` registers.
+finds the built-in ``tomi`` that :mod:`belief.logic.example_domains` registers.
 """
 
 from __future__ import annotations
@@ -284,8 +284,8 @@ def register_domain(name: str, factory: Callable[[], Domain]) -> None:
 
 
 def domain_names() -> list[str]:
-    """The names of the registered domains (the built-in examples once :mod:`belief.examples` is imported,
-    which ``import belief`` does)."""
+    """The names of the registered domains (the built-in examples once :mod:`belief.logic.example_domains` is
+    imported, which ``import belief`` does)."""
     return sorted(_NAMED)
 
 

@@ -22,8 +22,6 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-import numpy as np
-
 from belief.errors import QueryError, did_you_mean
 from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
 from belief.grammar import parse_query
@@ -241,9 +239,10 @@ class GroundTruth:
             if not lst:
                 b = 0
             else:
-                arr = np.zeros(len(idx.times), dtype=bool)
-                arr[np.asarray(lst, dtype=np.int64)] = True
-                b = int.from_bytes(np.packbits(arr, bitorder="little").tobytes(), "little")
+                bits = bytearray((len(idx.times) + 7) // 8)
+                for p in lst:
+                    bits[p >> 3] |= 1 << (p & 7)
+                b = int.from_bytes(bits, "little")
             idx.bits[aid] = b
         return b
 
