@@ -89,8 +89,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "of given questions)."),
     "translate": ("llm", "Print the belief facts one observation gives AGENT (and every problem found), then the "
                   "messages in it."),
-    "coordqa": ("maze", "One episode as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from "
-                "the checker, EC/JP gold stated) and the players' answers, all graded by one `belief grade` call."),
+    "coordqa": ("maze", "Episodes as CoordinationQA files: the trace, its EC / ToM / JP questions (ToM gold from "
+                "the checker, EC/JP gold stated) and the players' answers, each episode graded by one `belief grade` "
+                "call."),
     "plot": ("plot", "Draw a standard figure: ToM accuracy per order and template, transport rate vs tokens, or "
              "rounds/steps."),
     "tomi": ("tom", "Answer every ToMi question from the story's trace; accuracy per question type against the "
@@ -107,17 +108,19 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                 "chain queries."),
     "transport": ("transport", "CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean "
                   "figures."),
+    "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per "
+                  "second."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }
 RUN_COMMANDS: dict[str, tuple[str, str]] = {
     "bomb": ("bomb", "Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy "
              "(Table 2)."),
-    "household": ("household", "Play one household_v0 episode and print its figures."),
+    "household": ("household", "Play household_v0 episodes (seeds S..S+N-1) and print each one's figures."),
     "capture": ("maze", "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."),
     "escape": ("maze", "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
                "(95% CIs)."),
-    "transport": ("transport", "Play one transport_v0 episode and print its figures."),
+    "transport": ("transport", "Play transport_v0 episodes and print each one's figures."),
     "blocks": ("worlds", "COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM "
                "accuracy."),
     "hanabi": ("worlds", "2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM "
