@@ -138,12 +138,16 @@ class LazyGroup(typer.core.TyperGroup):
     of the worlds, plots, planners, Ray or the LLM client behind them. A module the command needs that an
     extra installs and is missing ends as one ``error:`` line (:class:`OneLineErrors`)."""
 
+    #: the table of the group's commands, and the name (in this module) of the typer app its modules register
+    #: their commands on
+    TABLE: dict[str, tuple[str, str]] = {}
+    SOURCE = ""
+
     def table(self) -> dict[str, tuple[str, str]]:
-        raise NotImplementedError
+        return self.TABLE
 
     def source(self) -> typer.Typer:
-        """The typer app the table's modules register their commands on."""
-        raise NotImplementedError
+        return globals()[self.SOURCE]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -169,27 +173,15 @@ class LazyGroup(typer.core.TyperGroup):
 
 
 class RootCommands(LazyGroup, OneLineErrors):
-    def table(self):
-        return COMMANDS
-
-    def source(self):
-        return app
+    TABLE, SOURCE = COMMANDS, "app"
 
 
 class BenchCommands(LazyGroup):
-    def table(self):
-        return BENCH_COMMANDS
-
-    def source(self):
-        return bench_app
+    TABLE, SOURCE = BENCH_COMMANDS, "bench_app"
 
 
 class RunCommands(LazyGroup):
-    def table(self):
-        return RUN_COMMANDS
-
-    def source(self):
-        return run_app
+    TABLE, SOURCE = RUN_COMMANDS, "run_app"
 
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}  # inherited by every sub-command's context
