@@ -14,10 +14,16 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import AgentSelector
 
 from belief.envs.base.perception import PerceptionLog
+from belief.envs.base.render import check_render_mode
 from belief.envs.base.spaces import TextSpaces
 
 
 class TextEnv(TextSpaces, PerceptionLog):
+    def __init__(self, render_mode: str | None = None):
+        """``render_mode`` is checked against the world's ``metadata["render_modes"]``."""
+        super().__init__()
+        self.render_mode = check_render_mode(render_mode, self.metadata)
+
     def _start_episode(self) -> None:
         """Every possible agent in, nothing perceived yet (call first in ``reset``)."""
         self.agents = list(self.possible_agents)

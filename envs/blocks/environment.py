@@ -32,7 +32,7 @@ from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, Task, World, balanc
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 10
@@ -48,13 +48,12 @@ class raw_env(TurnBasedTextEnv):
 
     def __init__(self, seed: int | None = None, family: str | None = None, slip: float = 0.1,
                  max_rounds: int = MAX_ROUNDS, render_mode: str | None = None):
-        super().__init__()
+        super().__init__(render_mode)
         self.possible_agents = list(AGENTS)
         self._seed = seed
         self.family = family
         self.slip = slip
         self.max_rounds = max_rounds
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.reset(seed=seed)
 
     # --- lifecycle ---------------------------------------------------------------------------------

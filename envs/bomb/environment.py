@@ -47,7 +47,7 @@ from belief.envs.bomb.text import format_messages, parse_message_facts
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Effect, Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 TEXT_MAX = 8192
 OBS_LEN = 9
@@ -108,14 +108,13 @@ class raw_env(TurnBasedTextEnv):
 
     def __init__(self, seed: int | None = None, random_maps: bool = False, max_rounds: int = MAX_ROUNDS,
                  deadlock_rounds: int = 4, render_mode: str | None = None):
-        super().__init__()
+        super().__init__(render_mode)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self._seed = seed
         self.random_maps = random_maps
         self.max_rounds = max_rounds
         self.deadlock_rounds = deadlock_rounds
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         self._pending_message = ""
         self._invalid_reason: tuple[str | None, str] | None = None
         self.reset(seed=seed)

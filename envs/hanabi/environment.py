@@ -28,7 +28,7 @@ from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, 
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 TEXT_MAX = 4096
 OBS_LEN = 20
@@ -42,9 +42,8 @@ class raw_env(TurnBasedTextEnv):
     TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, render_mode: str | None = None):
-        super().__init__()
+        super().__init__(render_mode)
         self.possible_agents = list(PLAYERS)
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         self._seed = seed
         self.reset(seed=seed)
 

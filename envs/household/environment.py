@@ -59,7 +59,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import ParallelTextEnv, parse_text_action
 from belief.envs.base.tokens import count_tokens
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 AGENT_NAMES = ("alice", "bob")
 TEXT_MAX = 8192
@@ -100,6 +100,7 @@ class raw_env(ParallelTextEnv):
 
     def __init__(self, seed: int | None = None, n_agents: int = 2, max_steps: int = hw.MAX_STEPS,
                  walk_steps: int = WALK_STEPS, render_mode: str | None = None):
+        super().__init__(render_mode)
         if walk_steps < 1:
             raise ValueError(f"walk_steps must be at least 1, got {walk_steps}")
         self.walk_steps = walk_steps
@@ -109,7 +110,6 @@ class raw_env(ParallelTextEnv):
         self.agents = list(self.possible_agents)
         self._seed = seed
         self.max_steps = max_steps
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.world: hw.World | None = None
         self.trace = Trace()
 

@@ -33,7 +33,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.errors import BeliefError
 from belief.truth.trace import Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 PLAYERS = ("alice", "bob")
 TEXT_MAX = 2048
@@ -56,9 +56,8 @@ class MazeEnv(TurnBasedTextEnv):
     TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None):
-        super().__init__()
+        super().__init__(render_mode)
         self.possible_agents = list(PLAYERS)
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         if max_rounds is not None:
             self.max_rounds = max_rounds
         self._seed = seed

@@ -61,7 +61,7 @@ from belief.errors import BeliefError
 from belief.logic.formula import Atom
 from belief.grammar import parse_fact
 from belief.truth.trace import Action, Content, Effect, Enter, Observe, Set, Tell, Trace
-from belief.envs.base.render import check_render_mode, rendered
+from belief.envs.base.render import rendered
 
 AGENT_NAMES = tw.AGENT_NAMES
 TEXT_MAX = 8192
@@ -105,6 +105,7 @@ class raw_env(ParallelTextEnv):
                  capacity: str = "high", n_agents: int | None = None, budget: int = tw.BUDGET,
                  max_steps: int = 5000, render_mode: str | None = None, record_trace: bool = True,
                  world_seed: int | None = None):
+        super().__init__(render_mode)
         if n_agents is not None and not 1 <= n_agents <= len(AGENT_NAMES):
             raise ValueError(f"n_agents must be 1-{len(AGENT_NAMES)}, got {n_agents}")
         self.episode = episode
@@ -117,7 +118,6 @@ class raw_env(ParallelTextEnv):
         self.agents = list(self.possible_agents)
         self.budget = budget
         self.max_steps = max_steps
-        self.render_mode = check_render_mode(render_mode, self.metadata)
         self.record_trace = record_trace
         self.world: tw.World | None = None
         self.trace = Trace()
