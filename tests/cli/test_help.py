@@ -8,7 +8,7 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from belief.app.cli import app
+from belief.app.cli import app, import_all_commands
 
 runner = CliRunner()
 
@@ -20,6 +20,7 @@ def _command_paths(command, prefix=()):
 
 
 def _commands():
+    import_all_commands()  # every command itself, not the placeholder a group lists before its module runs
     root = typer.main.get_command(app)
     out = []
     for path in _command_paths(root):
