@@ -82,25 +82,21 @@ def build_problem(room: str, holding: list, contents: dict, locations: dict, bed
     go.add_effect(at(a), False)
     go.add_effect(at(b), True)
 
-    gt = sc.InstantaneousAction("grasp_target", o=Target, r=Room, h=Hand)
-    o, r, h = gt.parameters
-    gt.add_precondition(at(r))
-    gt.add_precondition(t_at(o, r))
-    gt.add_precondition(free(h))
-    gt.add_effect(t_at(o, r), False)
-    gt.add_effect(free(h), False)
-    gt.add_effect(holds_t(o, h), True)
-    gt.add_effect(carried(o), True)
+    def grasp(name, kind, lies_in, holds, carried_flag):
+        """Pick up a thing of type `kind` lying in the agent's room with a free hand."""
+        action = sc.InstantaneousAction(name, o=kind, r=Room, h=Hand)
+        o, r, h = action.parameters
+        action.add_precondition(at(r))
+        action.add_precondition(lies_in(o, r))
+        action.add_precondition(free(h))
+        action.add_effect(lies_in(o, r), False)
+        action.add_effect(free(h), False)
+        action.add_effect(holds(o, h), True)
+        action.add_effect(carried_flag(o), True)
+        return action
 
-    gc = sc.InstantaneousAction("grasp_container", c=Cont, r=Room, h=Hand)
-    c, r, h = gc.parameters
-    gc.add_precondition(at(r))
-    gc.add_precondition(c_at(c, r))
-    gc.add_precondition(free(h))
-    gc.add_effect(c_at(c, r), False)
-    gc.add_effect(free(h), False)
-    gc.add_effect(holds_c(c, h), True)
-    gc.add_effect(c_carried(c), True)
+    gt = grasp("grasp_target", Target, t_at, holds_t, carried)
+    gc = grasp("grasp_container", Cont, c_at, holds_c, c_carried)
 
     put = sc.InstantaneousAction("put", o=Target, c=Cont, h=Hand, hc=Hand, s=Slot)
     o, c, h, hc, s = put.parameters
