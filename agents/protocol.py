@@ -62,4 +62,23 @@ class AgentBase:
         return "I do not know."
 
 
-__all__ = ["Agent", "AgentBase"]
+class ChoosingAgent(AgentBase):
+    """An agent that chooses its action and its message together, from its structured view
+    (``info["obs"]``) and the action mask (``info["action_mask"]``): :meth:`choose` is all it writes."""
+
+    #: what :meth:`message` gives before the first turn
+    _chosen_message: Any = None
+
+    def choose(self, view: dict, mask) -> tuple[Any, Any]:  # pragma: no cover - every agent overrides it
+        """The action and the message for this turn."""
+        raise NotImplementedError
+
+    def act(self, observation: Any, info: dict) -> Any:
+        action, self._chosen_message = self.choose(info["obs"], info["action_mask"])
+        return action
+
+    def message(self) -> Any:
+        return self._chosen_message
+
+
+__all__ = ["Agent", "AgentBase", "ChoosingAgent"]

@@ -7,7 +7,7 @@ partner's chain on that record.
 
 from __future__ import annotations
 
-from belief.agents.protocol import AgentBase
+from belief.agents.protocol import ChoosingAgent
 from belief.truth.checker import check
 from belief.envs.blocks.tom import answer as question_answer
 from belief.envs.blocks.world import AGENTS, Cell
@@ -20,21 +20,11 @@ def cell_of(name: str) -> Cell:
     return tuple(int(v) for v in name.split("_")[1:])  # type: ignore[return-value]
 
 
-class BlocksPlayer(AgentBase):
+class BlocksPlayer(ChoosingAgent):
     """A builder under the agent protocol: :meth:`choose` gives the action and the facts to tell with it (a
     MESSAGE action's facts; empty: the env's default message)."""
 
-    _facts: list = []
-
-    def choose(self, view: dict, mask) -> tuple[int, list]:  # pragma: no cover - every agent overrides it
-        raise NotImplementedError
-
-    def act(self, observation, info: dict) -> int:
-        action, self._facts = self.choose(info["obs"], info["action_mask"])
-        return action
-
-    def message(self) -> list:
-        return self._facts
+    _chosen_message: list = []
 
 
 class BlocksAgent(BlocksPlayer):

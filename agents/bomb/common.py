@@ -7,29 +7,20 @@ taken in once, by :meth:`BombAgent.observe_result`, the first time ``perceive`` 
 
 from __future__ import annotations
 
-from belief.agents.protocol import AgentBase
+from belief.agents.protocol import ChoosingAgent
 
 
-class BombAgent(AgentBase):
-    _sent = ""
+class BombAgent(ChoosingAgent):
+    """:meth:`choose` gives the action and the message (empty: none) of a turn."""
+
+    _chosen_message = ""
     _result_turn = -1
-
-    def choose(self, view: dict, mask) -> tuple[int, str]:  # pragma: no cover - every agent overrides it
-        """The action and the message (empty: none) for this turn."""
-        raise NotImplementedError
-
-    def act(self, observation, info: dict) -> int:
-        action, self._sent = self.choose(info["obs"], info["action_mask"])
-        return action
-
-    def message(self) -> str:
-        return self._sent
 
     def perceive(self, events, info: dict | None = None) -> None:
         result = (info or {}).get("result")
         if result is not None and result["turn"] > self._result_turn:
             self._result_turn = result["turn"]
-            self.observe_result(result, self._sent)
+            self.observe_result(result, self._chosen_message)
         self.record(events)
 
     def record(self, events) -> None:
