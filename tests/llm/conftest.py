@@ -24,3 +24,18 @@ def client_for():
         return LLMClient(LLMConfig(**cfg))
 
     return make
+
+
+@pytest.fixture
+def alpha_reads():
+    """``alpha_reads(text) -> (translation, {fact strings})``: the bomb world's rule translation of one
+    observation for alpha."""
+    import belief.envs  # noqa: F401  (registers the "bomb" translation env)
+    from belief.llm.translate import Translator
+    from belief.llm.translation_envs import get_env
+
+    def read(text: str):
+        out = Translator(get_env("bomb")).translate(text, "alpha")
+        return out, {str(f) for f in out.facts}
+
+    return read

@@ -225,13 +225,12 @@ def test_translator_config_file(tmp_path):
         TranslatorConfig.load(bad)
 
 
-def test_study_wording_is_covered(bomb):
+def test_study_wording_is_covered(alpha_reads):
     text = ('Your observation is: Round: 3. Total team score: 10. Results: You inspected Bomb 3. This bomb is a '
             '2-stage bomb and its remaining sequence is Red-Green. Room contents: You are currently in Room 5. '
             'Contents of this room include alpha and bravo, Bomb 3. Communication messages sent by your teammates: '
             'Player bravo: "Bomb 1 is in Room 0". Player charlie: "None". ')
-    out = Translator(bomb).translate(text, "alpha")
-    facts = {str(f) for f in out.facts}
+    out, facts = alpha_reads(text)
     assert {"alpha BELIEVE seq(bomb_3, red_green)", "alpha BELIEVE alpha AT room_5",
             "alpha BELIEVE bomb_3 IN room_5", "alpha BELIEVE bravo AT room_5"} <= facts
     assert out.uncovered == [] and out.messages == [("bravo", "Bomb 1 is in Room 0")]
