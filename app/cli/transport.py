@@ -19,9 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options, run_options
-from belief.app.plot import figures as plot_figures
 from belief.app.cli.app import bench_app, run_app
-from belief.app.plot.data import bench_summary
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.llm.client import LLMError
@@ -64,12 +62,17 @@ def _table(summary: dict) -> Table:
 
 def _check_plot_path(path: Path) -> None:
     """Exit 2 before any episode runs when --plot names a format `belief plot` cannot write."""
+    from belief.app.plot import figures as plot_figures
+
     if path.suffix.lower() not in plot_figures.FORMATS:
         _fail(f"--plot: unsupported file type {path.suffix or '(none)'!r}; use one of {', '.join(plot_figures.FORMATS)}")
 
 
 def _save_plot(summary: dict, path: Path) -> None:
     """The same figure as `belief plot` draws from the saved JSON line, written atomically."""
+    from belief.app.plot import figures as plot_figures
+    from belief.app.plot.data import bench_summary
+
     figures = {k: v for k, v in summary.items() if k != "results"}  # the JSON line's object
     plot_figures.save_figure(plot_figures.transport_figure([bench_summary(figures, path)]), path, force=True)
 
