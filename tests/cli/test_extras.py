@@ -136,3 +136,21 @@ def test_the_command_tables_match_the_commands_the_modules_define():
             module, text = table[name]
             assert command.callback.__module__ == f"belief.app.cli.{module}", name
             assert _first_paragraph(command.help) == text, name
+
+
+def test_a_world_without_the_envs_extra_names_it_to_library_users(tmp_path):
+    code = ("import sys\n"
+            "class Block:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.partition('.')[0] in ('pettingzoo', 'gymnasium', 'numpy'):\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, Block())\n"
+            "from belief.errors import MissingExtraError\n"
+            "from belief.envs.bomb import rules  # a helper module needs no extra\n"
+            "try:\n"
+            "    from belief.envs.bomb import env\n"
+            "except MissingExtraError as e:\n"
+            "    print(e)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "belief.envs.bomb.env needs the 'envs' extra: pip install 'belief[envs]'"
