@@ -19,7 +19,7 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
-from belief.app.runners.household import AGENT_KINDS, bench, contract, play_episode
+from belief.app.runners.household import AGENT_KINDS, bench, play_episode
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.files.outputs import write_table
@@ -65,7 +65,7 @@ def bench_household(
     executor: run_options.Executor = run_options.EXECUTOR,
     workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
-    as_json: bool = typer.Option(False, "--json", help="print the contract JSON object as the last line"),
+    as_json: bool = typer.Option(False, "--json", help="print the benchmark JSON object (docs/benchmarks.md) as the last line"),
     progress: bool = run_options.PROGRESS,
     out_dir: Optional[Path] = run_options.out(),
     results: Optional[Path] = _HIDDEN_RESULTS,
@@ -86,12 +86,12 @@ def bench_household(
             write_table(results, rows)
         except OSError as e:
             _fail(f"cannot write {results}: {e}", 1)
-    run_options.write_aggregate(files, rows, contract(summary))
+    run_options.write_aggregate(files, rows, summary)
     out.print(_table(summary))
     if summary["diff_vs"]:
         out.print(_diff_table(summary))
     if as_json:
-        print(json.dumps(contract(summary)))
+        print(json.dumps(summary))
 
 
 @run_app.command("household")

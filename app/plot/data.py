@@ -188,7 +188,7 @@ def load_bench_summary(path: Path) -> BenchSummary:
 
 
 def bench_summary(summary: dict, source="benchmark") -> BenchSummary:
-    """A benchmark's JSON object (e.g. ``belief.app.runners.household.contract(...)``) as plot input; `source`
+    """A benchmark's JSON object (what ``belief bench <world> --json`` prints) as plot input; `source`
     names it in errors."""
     from belief.app.bench.schema import validate_bench_json
 

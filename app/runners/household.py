@@ -107,9 +107,4 @@ def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2
     return summarise(results, seed), results
 
 
-def contract(summary: dict) -> dict:
-    """The JSON line of ``belief bench household --json``: the summary itself (already the benchmark shape)."""
-    return summary
-
-
-__all__ = ["AGENT_KINDS", "bench", "contract", "play_episode", "summarise"]
+__all__ = ["AGENT_KINDS", "bench", "play_episode", "summarise"]
