@@ -1,0 +1,49 @@
+import pytest
+
+from belief.errors import BeliefError
+from belief.grading.trivial import majority_answers, tom_rows_markdown, tom_table
+
+
+def _rows():
+    # type "fb": gold no x3, yes x1; the checker is always right, public_record right once
+    return [
+        {"type": "fb", "gold": "no", "answers": {"checker": "no", "public_record": "yes"}},
+        {"type": "fb", "gold": "no", "answers": {"checker": "no", "public_record": "yes"}},
+        {"type": "fb", "gold": "No", "answers": {"checker": "no", "public_record": "yes"}},
+        {"type": "fb", "gold": "yes", "answers": {"checker": "yes", "public_record": "yes"}},
+        {"type": "loc", "gold": "kitchen", "answers": {"checker": "kitchen", "public_record": "kitchen"}},
+        {"type": "loc", "gold": "hall", "answers": {"checker": "hall"}},
+    ]
+
+
+def test_majority_is_per_type_and_stable():
+    assert majority_answers(_rows()) == {"fb": "no", "loc": "hall"}  # tie 1-1 broken by text
+
+
+def test_table_scores_answerers_and_flags_trivial_types():
+    table = tom_table(_rows())
+    fb = table["by_type"]["fb"]
+    assert fb["checker"]["accuracy"] == 1.0
+    assert fb["majority"]["accuracy"] == 0.75
+    assert fb["public_record"]["accuracy"] == 0.25
+    assert fb["tom"] is True and fb["trivial_best"] == 0.75
+    loc = table["by_type"]["loc"]
+    assert loc["public_record"]["accuracy"] == 0.5  # missing answer counts as wrong
+    assert table["overall"]["checker"]["accuracy"] == 1.0 and table["overall"]["checker"]["n"] == 6
+    lo, hi = fb["checker"]["ci95"]
+    assert lo < 1.0 and hi == pytest.approx(1.0)
+
+
+def test_type_solved_by_a_shortcut_is_not_tom():
+    rows = [{"type": "knows", "gold": "yes", "answers": {"checker": "yes"}} for _ in range(9)]
+    rows.append({"type": "knows", "gold": "no", "answers": {"checker": "no"}})
+    table = tom_table(rows)
+    assert table["by_type"]["knows"]["tom"] is False
+    assert "no (trivial > 0.8)" in tom_rows_markdown(table)
+
+
+def test_bad_rows_are_refused():
+    with pytest.raises(BeliefError, match="no questions"):
+        tom_table([])
+    with pytest.raises(BeliefError, match="row 0 lacks"):
+        tom_table([{"type": "x", "gold": "y"}])
