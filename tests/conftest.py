@@ -39,7 +39,7 @@ def shut_door_maze():
     from belief.envs.maze import capture
 
     for seed in range(40):
-        m = capture.raw_env(seed=seed).maze
+        m = capture.raw_env(rules="project", seed=seed).maze
         door = next(d for d, o in m.open.items() if not o)
         room = next(r for r, d in m.buttons.items() if d == door)
         a, b = m.doors[door]

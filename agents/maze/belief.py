@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from belief.agents.maze.tracking import MazePlayer, MazeTracker
 from belief.envs.coordqa.questions import ec_answer
-from belief.envs.maze.escape import KILLER_EVERY
+from belief.agents.maze.escape_source import SourceEscapePlanner
+from belief.envs.maze.escape import KILLER_EVERY, f_repairs
 from belief.envs.maze.world import DIRECTIONS, MOVES, PRESS, STAY, USE, Maze, plan_first_actions
 
 
@@ -155,8 +156,9 @@ class EscapeBeliefAgent(MazeBeliefAgent):
     killer_every = KILLER_EVERY
 
     def compose_message(self, view: dict):
-        """Where I am, and the killer when I see it (the partner plans its route and its role with both)."""
-        if not view["active"]:
+        """Where I am, and the killer when I see it (the partner plans its route and its role with both);
+        nothing in full view (the source's rules), where the partner sees it all."""
+        if not view["active"] or self.layout.get("full_view"):
             return None
         facts = {("at", self.name): view["room"]}
         adv = self.tracker.adversary
@@ -178,6 +180,8 @@ class EscapeBeliefAgent(MazeBeliefAgent):
         room, maze = view["room"], t.maze
         if not view["active"]:
             return STAY
+        if self.layout.get("rules") == "source":
+            return self._choose_source(view, mask)
         if mask[USE] and not self._killer_arrives(view, room):
             return USE
         goal = self._goal(view)
@@ -194,6 +198,27 @@ class EscapeBeliefAgent(MazeBeliefAgent):
         if planned == PRESS and not self._killer_arrives(view, room):
             return PRESS
         return self._evade(view, mask, goal)
+
+    def _choose_source(self, view: dict, mask) -> int:
+        """The source's rules: everything is in view and the killer's rule is known, so plan a few rounds
+        ahead against its possible moves (:class:`~belief.agents.maze.escape_source.SourceEscapePlanner`), from
+        what the private trace says: positions, the killer, the generators' repairs, the gate."""
+        t = self.tracker
+        killer = t.adversary_known()
+        if killer is None:  # never in full view; fall back to the partial-view rules
+            return self._evade(view, mask, self._goal(view))
+        gens = self.layout.get("generators") or [self.layout["generator"]]
+        needed = self.layout.get("repairs_needed", 2)
+        left = {}
+        for g in gens:
+            done = t.known.get(f_repairs(g, len(gens)))
+            done = int(done) if done is not None else 0
+            if done < needed:
+                left[g] = done
+        order = (self.name, self.partner) if self.name < self.partner else (self.partner, self.name)
+        pos = {p: t.where(p) for p in order if t.where(p) in t.maze.rooms}
+        planner = SourceEscapePlanner(t.maze, self.name, order, needed)
+        return planner.plan(pos, killer, left, self.layout["exit"], not left, mask)
 
     def _killer_arrives(self, view: dict, room: str) -> bool:
         """Whether the killer may enter my room at the end of this round."""

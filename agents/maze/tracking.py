@@ -19,8 +19,7 @@ class MazeTracker:
 
     def __init__(self, name: str, partner: str, adversary: str, layout: dict):
         self.name, self.partner, self.adversary = name, partner, adversary
-        doors = {d: tuple(p) for d, p in layout["doors"].items()}
-        self.maze = Maze(doors, {d: True for d in doors}, dict(layout["buttons"]))
+        self.maze = Maze.from_layout(layout)
         self.known: dict = {}          # fluent -> last value perceived (seen, done or told)
         self.private = Trace(meta={"private_to": name})
         self.possible: set = set(self.maze.rooms)

@@ -110,6 +110,10 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                   "figures."),
     "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per "
                   "second."),
+    "capture": ("maze", "CollabCapture, belief vs greedy on the same seeds: one JSON line (capture rate, rounds, ToM "
+                "beside trivial answerers)."),
+    "escape": ("maze", "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "
+               "beside trivial answerers)."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }
@@ -118,7 +122,7 @@ RUN_COMMANDS: dict[str, tuple[str, str]] = {
              "(Table 2)."),
     "household": ("household", "Play household_v0 episodes (seeds S..S+N-1) and print each one's figures."),
     "capture": ("maze", "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs)."),
-    "escape": ("maze", "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
+    "escape": ("maze", "CollabEscape: escape rate, players escaped, caught, rounds, messages, ToM accuracy "
                "(95% CIs)."),
     "transport": ("transport", "Play transport_v0 episodes and print each one's figures."),
     "blocks": ("worlds", "COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM "

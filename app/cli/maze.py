@@ -15,7 +15,7 @@ from typing import Literal, Optional
 
 import typer
 
-from belief.app.cli.app import app, run_app
+from belief.app.cli.app import app, bench_app, run_app
 from belief.app.cli import run_options
 from belief.app.cli.episode_report import check_vs, play_all, play_kinds, report
 from belief.app.cli.run_options import fail
@@ -34,22 +34,35 @@ def maze_episode(config, seed: int) -> dict:
     return play_episode(config, seed)
 
 
-def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool):
+RULES_OPTION = typer.Option("source", "--rules", help="source: LLM-Coordination's game (fixed map, full view, its "
+                            "adversary); project: this project's seeded 3x3 mazes with partial view")
+
+
+def _check_rules(rules: str) -> None:
+    if rules not in ("source", "project"):
+        fail(f"--rules must be source or project, got {rules!r}")
+
+
+def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool, rules="source",
+         extra=None):
     from belief.app.runners.maze import MazeConfig
 
     check_vs(agents, vs)
+    _check_rules(rules)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
-    runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every)),
+    runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every,
+                                                                    rules=rules)),
                       agents, vs, seeds, game, pool)
     # jp_agreement and the CoordinationQA accuracies per category are metrics of the report like the others
-    report(f"{game}_v0", agents, vs, seeds, runs, figures + ("jp_agreement",), {}, as_json, files)
+    report(f"{game}_v0", agents, vs, seeds, runs, figures + ("jp_agreement",), {"rules": rules, **(extra or {})},
+           as_json, files)
 
 
 _KINDS = "belief.app.runners.maze:AGENT_KINDS"
 _GAME_FIGURES = {"capture": CAPTURE_FIGURES, "escape": ESCAPE_FIGURES}
 _GAME_HELP = {"capture": "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs).",
-              "escape": "CollabEscape: both-escape rate, players escaped, caught, rounds, messages, ToM accuracy "
+              "escape": "CollabEscape: escape rate, players escaped, caught, rounds, messages, ToM accuracy "
                         "(95% CIs)."}
 
 
@@ -62,9 +75,10 @@ def _game_command(game: str):
                 episodes: int = run_options.episodes(30), seed: int = run_options.SEED,
                 ask_every: int = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments "
                                               "(0: none)"),
+                rules: str = RULES_OPTION,
                 out_dir: Optional[Path] = run_options.out(), force: bool = run_options.FORCE,
                 as_json: bool = run_options.JSON, pool: dict = None):
-        _run(game, _GAME_FIGURES[game], agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool)
+        _run(game, _GAME_FIGURES[game], agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool, rules)
 
     command.__doc__ = _GAME_HELP[game]
     command.__name__ = f"run_{game}"
@@ -73,6 +87,52 @@ def _game_command(game: str):
 
 run_capture = _game_command("capture")
 run_escape = _game_command("escape")
+
+
+def tom_episode(config, seed: int) -> list:
+    """A picklable per-episode function: the ToM rows of one episode (for the trivial-answerer table)."""
+    from belief.app.runners.maze import play_episode
+
+    return play_episode(config, seed).get("tom_rows", [])
+
+
+def _bench_game(game: str):
+    """``belief bench capture`` / ``belief bench escape``: belief against the greedy baseline on the same seeds,
+    one JSON line, with the ToM table (the agents beside the majority and "answer as yourself" answerers)."""
+
+    @run_options.pool_options
+    def command(episodes: int = run_options.episodes(100), seed: int = run_options.SEED,
+                rules: str = RULES_OPTION,
+                ask_every: int = typer.Option(3, "--ask-every", min=1, help="rounds between ToM question moments"),
+                pool: dict = None):
+        from belief.app.runners.maze import MazeConfig
+        from belief.app.cli.episode_report import comparison
+        from belief.grading.trivial import tom_table
+
+        _check_rules(rules)
+        seeds = list(range(seed, seed + episodes))
+        runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every,
+                                                                        rules=rules, tom_rows=True)),
+                          "belief", "baseline", seeds, game, pool)
+        tables = {}
+        for kind, results in runs.items():  # each agent's episodes ask their own questions: one table each
+            rows = [row for r in results for row in r.pop("tom_rows", [])]
+            tables[kind] = tom_table(rows) if rows else None
+        extra = {"rules": rules, "tom": tables}
+        print(json.dumps(comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
+                                    _GAME_FIGURES[game] + ("jp_agreement",), extra)))
+
+    command.__doc__ = _BENCH_HELP[game]
+    command.__name__ = f"bench_{game}"
+    return bench_app.command(game)(command)
+
+
+_BENCH_HELP = {"capture": "CollabCapture, belief vs greedy on the same seeds: one JSON line (capture rate, rounds, "
+                          "ToM beside trivial answerers).",
+               "escape": "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "
+                         "beside trivial answerers)."}
+bench_capture = _bench_game("capture")
+bench_escape = _bench_game("escape")
 
 
 COORDQA_FILES = ("trace.jsonl", "questions.jsonl", "answers.jsonl")

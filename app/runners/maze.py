@@ -40,6 +40,8 @@ class MazeConfig:
     agents: str = "belief"             # one kind for both players
     ask_every: int = 3                 # rounds between question moments (0: no questions)
     max_rounds: Optional[int] = None   # default: the game's own
+    rules: str = "source"              # "source" (LLM-Coordination's game) or "project" (seeded mazes, partial view)
+    tom_rows: bool = False             # also return each ToM question's gold and answers (``tom_rows``)
 
 
 def make_agents(config: MazeConfig, e, seed) -> dict[str, Agent]:
@@ -59,7 +61,8 @@ def snapshot(e, game: str) -> dict:
     """The state the CoordinationQA questions are about (the maze copied, plus the escape extras)."""
     state = {"game": game, "adversary": e.adversary, "maze": e.maze.copy()}
     if game == "escape":
-        state.update(generator=e.generator_room, exit=e.exit_room, gate_open=e.gate_open)
+        state.update(generator=e.generator_room, generators=e.unfixed_generators(), exit=e.exit_room,
+                     gate_open=e.gate_open)
     return state
 
 
@@ -67,7 +70,7 @@ def ask_round(e, agents: dict, config: MazeConfig, rng: random.Random) -> tuple:
     """The question moment before Alice acts: three ToM and two EC questions for each active player about
     this state, answered by the player from its own records. Returns (ToM questions, EC questions, answers)."""
     state, t = snapshot(e, config.game), len(e.trace) - 1
-    tom, ec, answers = [], [], []
+    tom, ec, answers, as_self = [], [], [], []
     for p in PLAYERS:
         if not e.active(p):
             continue
@@ -76,7 +79,9 @@ def ask_round(e, agents: dict, config: MazeConfig, rng: random.Random) -> tuple:
         for q in asked:
             (tom if q.category == "ToM" else ec).append(q)
             answers.append({"id": q.id, "answer": agents[p].answer(q.to_json())})
-    return tom, ec, answers
+            if q.category == "ToM":  # the trivial answerer "answer as yourself": the player's own belief
+                as_self.append({"id": q.id, "answer": agents[p].tracker.answer(q.to_json(), egocentric=True)})
+    return tom, ec, answers, as_self
 
 
 def category_scores(report) -> dict:
@@ -90,10 +95,10 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
     env_cls = GAMES.get(config.game, (None,))[0]
     if env_cls is None:
         raise BeliefError(f"unknown maze game {config.game!r}; expected one of {', '.join(GAMES)}")
-    e = env_cls(seed=seed, max_rounds=config.max_rounds)
+    e = env_cls(seed=seed, max_rounds=config.max_rounds, rules=config.rules)
     agents = make_agents(config, e, seed)
     rng = random.Random(f"coordqa:{config.game}:{seed}")
-    tom, plans, answers, jp_hits, jp_total = [], [], [], 0, 0
+    tom, plans, answers, as_self, jp_hits, jp_total = [], [], [], [], 0, 0
     asked: set = set()  # (round, player) of the JP questions asked
     for name, ag in agents.items():
         ag.perceive(e.take_perceived(name), e.infos[name])
@@ -106,8 +111,8 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         jp = None
         if config.ask_every and e.round % config.ask_every == 0 and (e.round, name) not in asked and e.active(name):
             if not any(r == e.round for r, _ in asked):
-                more_tom, ec, more_answers = ask_round(e, agents, config, rng)
-                tom, plans, answers = tom + more_tom, plans + ec, answers + more_answers
+                more_tom, ec, more_answers, more_selves = ask_round(e, agents, config, rng)
+                tom, plans, answers, as_self = tom + more_tom, plans + ec, answers + more_answers, as_self + more_selves
             asked.add((e.round, name))
             # each player's JP question is about the state it acts in (after its partner's move)
             jp = jp_question(snapshot(e, config.game), name, len(e.trace) - 1, f"r{e.round}-{name}")
@@ -121,7 +126,8 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         e.step(action)
         for p, other in agents.items():
             other.perceive(e.take_perceived(p), e.infos[p])
-    out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "questions": len(tom),
+    out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "rules": config.rules,
+           "questions": len(tom),
            "jp_agreement": jp_hits / jp_total if jp_total else None}
     if tom or plans:
         rep = grade_trace(e.trace, tom + plans, answers)
@@ -130,9 +136,24 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         out["tom_total"] = {lvl: sum(1 for r in tom_rows if r["level"] == lvl) for lvl in LEVELS}
         out["coordqa"] = {c: list(v) for c, v in category_scores(rep).items()}
         out["missing"] = len(rep.missing())
+        if config.tom_rows and tom:
+            out["tom_rows"] = tom_table_rows(rep.rows, grade_trace(e.trace, tom, as_self).rows, config.agents)
     if keep:
         out.update(_trace=e.trace, _tom=tom, _answers=answers, _plan=plans)
     return out
 
 
-__all__ = ["MazeConfig", "play_episode", "ask_round", "category_scores", "make_agents", "snapshot", "GAMES", "AGENT_KINDS"]
+def tom_table_rows(graded: list, as_self: list, answerer: str) -> list:
+    """Rows for :func:`belief.grading.trivial.tom_table`: per ToM question its type (level/template), gold,
+    and what the agent and the "answer as yourself" answerer said (a correct reading counts as the gold)."""
+    selves = {r["id"]: r for r in as_self}
+
+    def said(row) -> str:
+        return row["gold"] if row["correct"] else row["reading"]
+
+    return [{"type": f"{r['level']}/{r['template']}", "gold": r["gold"],
+             "answers": {answerer: said(r), "as_self": said(selves[r["id"]])}}
+            for r in graded if r["category"] == "ToM" and r["id"] in selves]
+
+
+__all__ = ["MazeConfig", "tom_table_rows", "play_episode", "ask_round", "category_scores", "make_agents", "snapshot", "GAMES", "AGENT_KINDS"]

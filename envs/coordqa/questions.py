@@ -77,8 +77,11 @@ def plan_goal(state: dict, agent: str) -> tuple:
     maze = state["maze"]
     if state["game"] == "capture":
         return {maze.pos[state["adversary"]]}, ()
-    goal = state["exit"] if state["gate_open"] else state["generator"]
-    return {goal}, {maze.pos[state["adversary"]]} - {goal}
+    if state["gate_open"]:
+        goals = {state["exit"]}
+    else:  # any generator still to fix (the source game has two)
+        goals = set(state.get("generators") or (state["generator"],))
+    return goals, {maze.pos[state["adversary"]]} - goals
 
 
 REACH_TEXT = re.compile(r"If (?P<door>door_\d+) were closed, could the (?P<adversary>\w+) reach (?P<target>room_\d+)\?")
@@ -163,9 +166,11 @@ def describe_state(state: dict) -> str:
                       for d, (a, b) in maze.doors.items())
     buttons = "; ".join(f"a button in {r} toggles {d}" for r, d in sorted(maze.buttons.items()))
     where = ", ".join(f"{e} in {r}" for e, r in maze.pos.items() if r is not None)
-    text = f"Rooms room_0..room_8 on a 3x3 grid (room_0 north-west). Doors: {doors}. Buttons: {buttons}. {where}."
+    grid = "" if maze.links is not None else " on a 3x3 grid (room_0 north-west)"
+    text = f"Rooms {', '.join(maze.rooms)}{grid}. Doors: {doors}. Buttons: {buttons or 'none'}. {where}."
     if state["game"] == "escape":
-        text += (f" The generator is in {state['generator']}, the exit in {state['exit']}; the gate is "
+        left = state.get("generators") or (state["generator"],)
+        text += (f" Generators still to fix: {', '.join(left) or 'none'}; the exit is in {state['exit']}; the gate is "
                  f"{'open' if state['gate_open'] else 'closed'}.")
     return text
 

@@ -55,8 +55,16 @@ class MazeEnv(TurnBasedTextEnv):
     N_ACTIONS = N_ACTIONS
     TEXT_MAX = TEXT_MAX
 
-    def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None):
+    #: ``source``: the LLM-Coordination game (fixed map, full view, its adversary); ``project``: the seeded
+    #: 3x3 mazes with partial view (this project's variant, kept as a named option)
+    RULES = ("source", "project")
+
+    def __init__(self, seed: int | None = None, max_rounds: int | None = None, render_mode: str | None = None,
+                 rules: str = "source"):
         super().__init__(render_mode)
+        if rules not in self.RULES:
+            raise MazeError(f"unknown rules {rules!r}; expected one of {', '.join(self.RULES)}")
+        self.rules = rules
         self.possible_agents = list(PLAYERS)
         if max_rounds is not None:
             self.max_rounds = max_rounds
@@ -83,6 +91,9 @@ class MazeEnv(TurnBasedTextEnv):
     def after_move(self, mover: str) -> None:
         """Rules that fire when someone (a player or the adversary) enters a room."""
 
+    def end_round(self) -> None:
+        """Rules that fire once a round, after the adversary's move (the source games check here)."""
+
     def outcome(self):  # pragma: no cover - abstract
         """None while the game goes on, else the end reason."""
         raise NotImplementedError
@@ -100,6 +111,7 @@ class MazeEnv(TurnBasedTextEnv):
             self._seed = seed
         self.maze = self.new_maze(self._seed)
         self.round = 0
+        self.round_start = dict(self.maze.pos)  # where everyone was when the round began
         self.end_reason = None
         self._rng = random.Random(f"{self.metadata['name']}:adversary:{self._seed}")
         self._start_episode()
@@ -114,8 +126,7 @@ class MazeEnv(TurnBasedTextEnv):
         self._refresh_infos()
 
     def layout_meta(self) -> dict:
-        m = self.maze
-        return {"doors": {d: list(p) for d, p in m.doors.items()}, "buttons": dict(m.buttons)}
+        return {"rules": self.rules, **self.maze.layout()}
 
     @property
     def entities(self) -> tuple:
@@ -190,7 +201,8 @@ class MazeEnv(TurnBasedTextEnv):
         v = self.view(agent)
         if not v["active"]:
             return f"Round {self.round}. You are out of the game."
-        doors = ", ".join(f"{d}: {door} ({state})" for d, (door, state) in v["doors"].items())
+        behind = {d: other for d, _, other in self.maze.exits(v["room"])}
+        doors = ", ".join(f"{d}: {door} to {behind[d]} ({state})" for d, (door, state) in v["doors"].items())
         seen = ", ".join(f"{e.capitalize()} in {r}" for e, r in v["seen"].items()) or "nobody"
         lines = [f"Round {self.round} of {self.max_rounds}. You are in {v['room']}. Doors: {doors}.",
                  f"You see (here and through open doors): {seen}."]
@@ -220,7 +232,9 @@ class MazeEnv(TurnBasedTextEnv):
         last_of_round = self._selector.is_last()
         if last_of_round and self.end_reason is None:
             self._adversary_turn()
+            self.end_round()
             self.round += 1
+            self.round_start = dict(self.maze.pos)
         for a in self.agents:
             self.rewards[a] = 0
         if self.end_reason is None and self.outcome() is not None:

@@ -10,7 +10,8 @@ Fluents (string values):
 ``gate(exit)``         ``closed`` / ``open`` (CollabEscape; public: the gate is heard opening)
 =====================  ==============================================================
 
-Observation model: the layout and the doors' initial states are public (``layout``); where everyone
+Observation model (``Maze.full_view``, the source games' default: every player sees every room, door and
+player, and every move and press). Otherwise: the layout and the doors' initial states are public (``layout``); where everyone
 starts is seen by nobody (``setup``); a player sees its own room (the states of its doors, who is in it or
 behind one of its open doors), jointly with everyone in the room. A move is seen by the mover and by every
 player who sees the room it leaves or enters; a button press by the presser and by the players in the two rooms of its door. Messages are
@@ -51,12 +52,13 @@ def room_view(maze, room: str, entities) -> tuple:
     """The fluents a player in ``room`` sees: who of ``entities`` is there or behind an open door, and the
     room's doors."""
     rooms = maze.visible_rooms(room)
-    return tuple(f_at(e) for e in entities if maze.pos.get(e) in rooms) + tuple(f_door(d) for d in maze.room_doors(room))
+    doors = sorted(maze.doors) if maze.full_view else maze.room_doors(room)
+    return tuple(f_at(e) for e in entities if maze.pos.get(e) in rooms) + tuple(f_door(d) for d in doors)
 
 
 def view_event(maze, room: str, players, entities, source: str, extra=()):
     """Everyone of ``players`` in ``room`` looks around together (None when nobody is there)."""
-    who = present(maze, room, players)
+    who = tuple(players) if maze.full_view else present(maze, room, players)  # full view: everyone, jointly
     if not who:
         return None
     fluents = room_view(maze, room, entities) + tuple(extra)
@@ -87,6 +89,8 @@ def press_event(maze, agent: str, door: str, players, source: str):
     """``agent`` pressed the button of ``door`` (already toggled in ``maze``)."""
     a, b = maze.doors[door]
     seen = {agent} | set(present(maze, a, players)) | set(present(maze, b, players))
+    if maze.full_view:
+        seen |= set(players)
     return Action(name="press", agent=agent, params={"door": door, "open": maze.open[door]},
                   effects=(eff(f_door(door), door_value(maze.open[door])),),
                   visible_to=tuple(p for p in players if p in seen), source=source)

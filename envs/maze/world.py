@@ -7,6 +7,11 @@ cycle door has a button and starts open; one tree door has a button and starts c
 open it to reach part of the maze. Doors without buttons are always open. The layout (rooms, doors,
 buttons) is public; door states are seen from the rooms a door joins.
 
+Besides the seeded grid mazes, the two fixed layouts of the LLM-Coordination source are here
+(:func:`source_escape_maze`, :func:`source_capture_maze`): any graph of rooms, given as ``links`` (room ->
+{exit slot: door}); the four exit slots keep the names north/east/south/west, so actions are the same in
+every maze, but in a fixed layout they are only labels (the text names the room behind each door).
+
 Pure data and graph search: no trace, no PettingZoo (see :mod:`belief.envs.maze.environment`).
 """
 
@@ -51,13 +56,36 @@ class Maze:
     open: dict
     buttons: dict
     pos: dict = field(default_factory=dict)
+    #: a fixed layout's exits: room -> {direction slot: door}; None for the 3x3 grid
+    links: dict | None = None
+    #: every room is seen from everywhere (the source games show the whole state to both players)
+    full_view: bool = False
 
     @property
     def rooms(self) -> list:
+        if self.links is not None:
+            return list(self.links)
         return [room_name(i) for i in range(N_ROOMS)]
 
     def copy(self) -> "Maze":
-        return Maze(dict(self.doors), dict(self.open), dict(self.buttons), dict(self.pos))
+        return Maze(dict(self.doors), dict(self.open), dict(self.buttons), dict(self.pos), self.links, self.full_view)
+
+    def layout(self) -> dict:
+        """The public layout as JSON-ready data (see :meth:`from_layout`)."""
+        out = {"doors": {d: list(p) for d, p in self.doors.items()}, "buttons": dict(self.buttons)}
+        if self.links is not None:
+            out["links"] = {r: dict(ex) for r, ex in self.links.items()}
+        if self.full_view:
+            out["full_view"] = True
+        return out
+
+    @classmethod
+    def from_layout(cls, layout: dict) -> "Maze":
+        """A maze of ``layout`` (rooms, doors, buttons) with every door open; positions unknown."""
+        doors = {d: tuple(p) for d, p in layout["doors"].items()}
+        links = {r: dict(ex) for r, ex in layout["links"].items()} if layout.get("links") else None
+        return cls(doors, {d: True for d in doors}, dict(layout["buttons"]), links=links,
+                   full_view=bool(layout.get("full_view")))
 
     def door_between(self, a: str, b: str):
         for d, pair in self.doors.items():
@@ -67,6 +95,14 @@ class Maze:
 
     def exits(self, room: str) -> list:
         """``(direction, door, other room)`` for every door of ``room`` (open or not)."""
+        if self.links is not None:
+            out = []
+            for direction in DIRECTIONS:
+                door = self.links.get(room, {}).get(direction)
+                if door is not None:
+                    a, b = self.doors[door]
+                    out.append((direction, door, b if a == room else a))
+            return out
         out = []
         for direction in DIRECTIONS:
             other = neighbour_room(room, direction)
@@ -91,7 +127,10 @@ class Maze:
         return [other for _, door, other in self.exits(room) if open_[door]]
 
     def visible_rooms(self, room: str) -> set:
-        """What a player in ``room`` sees: the room itself and the rooms behind its open doors."""
+        """What a player in ``room`` sees: the room itself and the rooms behind its open doors (every room
+        when the maze is in full view)."""
+        if self.full_view:
+            return set(self.rooms)
         return {room, *self.open_neighbours(room)}
 
     def distances(self, start: str, open_=None, blocked=()) -> dict:
@@ -214,5 +253,42 @@ def place(maze: Maze, seed, agents, adversary: str, *, min_gap: int = 2, extra: 
     raise RuntimeError("no placement found")  # pragma: no cover - a 3x3 grid always has one
 
 
-__all__ = ["Maze", "generate", "plan_first_actions", "place", "room_name", "room_index", "neighbour_room", "DIRECTIONS", "MOVES",
+def _fixed_layout(edges: list, buttons: dict, closed=(), full_view: bool = True) -> Maze:
+    """A maze from ``(room a, slot at a, room b, slot at b)`` edges; doors are numbered in edge order."""
+    doors, links = {}, {}
+    for k, (a, slot_a, b, slot_b) in enumerate(edges):
+        door = f"door_{k}"
+        doors[door] = (a, b)
+        for room, slot in ((a, slot_a), (b, slot_b)):
+            if slot in links.setdefault(room, {}):
+                raise ValueError(f"{room} has two exits labelled {slot}")  # pragma: no cover - layout bug
+            links[room][slot] = door
+    links = {r: links[r] for r in sorted(links, key=room_index)}
+    opened = {d: d not in closed for d in doors}
+    return Maze(doors, opened, dict(buttons), links=links, full_view=full_view)
+
+
+def source_escape_maze() -> Maze:
+    """CollabEscape's map in the source: eight rooms in a ring (room_1 .. room_8) with a passage between room_3
+    and room_7; no buttons. Generators in room_1 and room_5, the exit gate in room_7 (see the escape rules)."""
+    ring = [("room_1", "east", "room_2", "west"), ("room_2", "east", "room_3", "west"),
+            ("room_3", "south", "room_4", "north"), ("room_4", "south", "room_5", "north"),
+            ("room_5", "west", "room_6", "east"), ("room_6", "west", "room_7", "east"),
+            ("room_7", "north", "room_8", "south"), ("room_8", "north", "room_1", "south"),
+            ("room_3", "north", "room_7", "south")]
+    return _fixed_layout(ring, {})
+
+
+def source_capture_maze() -> Maze:
+    """CollabCapture's map in the source: nine rooms; the door between room_1 and room_2 is toggled by the
+    button in room_9, the door between room_3 and room_4 by the button in room_8; both start open."""
+    edges = [("room_1", "east", "room_2", "west"), ("room_2", "east", "room_3", "west"),
+             ("room_3", "south", "room_4", "north"), ("room_4", "west", "room_5", "east"),
+             ("room_5", "west", "room_6", "east"), ("room_6", "north", "room_1", "south"),
+             ("room_5", "south", "room_7", "north"), ("room_7", "east", "room_8", "west"),
+             ("room_6", "south", "room_9", "north")]
+    return _fixed_layout(edges, {"room_9": "door_0", "room_8": "door_2"})
+
+
+__all__ = ["Maze", "generate", "source_escape_maze", "source_capture_maze", "plan_first_actions", "place", "room_name", "room_index", "neighbour_room", "DIRECTIONS", "MOVES",
            "STAY", "PRESS", "USE", "N_ACTIONS", "ACTION_NAMES", "N_ROOMS", "WIDTH", "HEIGHT"]

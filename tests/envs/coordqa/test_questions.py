@@ -14,7 +14,7 @@ from belief.grading.report import grade_questions, grade_trace
 
 
 def test_best_actions_are_first_steps_of_shortest_plans():
-    e = capture_v0.raw_env(seed=3)
+    e = capture_v0.raw_env(rules="project", seed=3)
     m = e.maze
     gold = best_actions(m, m.pos["alice"], {m.pos["thief"]})
     d = m.distances(m.pos["thief"])
@@ -30,7 +30,7 @@ def test_best_actions_use_a_button_when_the_only_way_is_shut(shut_door_maze):
 
 
 def test_plan_questions_are_given_questions_graded_by_the_general_path():
-    e = escape_v0.raw_env(seed=2)
+    e = escape_v0.raw_env(rules="project", seed=2)
     qs = plan_questions(snapshot(e, "escape"), "alice", len(e.trace) - 1, "q", random.Random(0))
     assert {q.category for q in qs} == {"EC", "JP"} and {q.kind for q in qs} == {"given"}
     # a questions file round trip: the boundary model reads back what to_json writes
@@ -83,7 +83,7 @@ def test_both_players_answer_every_ec_and_jp_question_about_their_own_state():
 
 
 def test_ec_answers_come_from_the_players_belief_not_the_world():
-    e = capture_v0.raw_env(seed=3)
+    e = capture_v0.raw_env(rules="project", seed=3)
     world = e.maze
     q = next(q for k in range(50) for q in plan_questions(snapshot(e, "capture"), "alice", 0, "q", random.Random(k))
              if q.template == "reach_if_closed" and q.gold == ("yes",))
@@ -98,7 +98,7 @@ def test_ec_answers_come_from_the_players_belief_not_the_world():
 
 
 def test_the_belief_agent_answers_move_questions_from_the_doors_it_believes():
-    e = capture_v0.raw_env(seed=2)
+    e = capture_v0.raw_env(rules="project", seed=2)
     agent = MazeBeliefAgent("alice", "bob", "thief", e.layout_meta())
     agent.perceive(e.take_perceived("alice"))
     room = e.maze.pos["alice"]

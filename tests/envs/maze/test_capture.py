@@ -9,7 +9,7 @@ from belief.truth.filter import private_trace
 
 
 def test_api_test():
-    api_test(capture_v0.env(seed=1), num_cycles=200)
+    api_test(capture_v0.env(rules="project", seed=1), num_cycles=200)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -37,7 +37,7 @@ def play_until(e, stop, max_steps=200):
 
 
 def test_chasing_with_full_information_captures_and_ends_the_episode():
-    e = capture_v0.raw_env(seed=4)
+    e = capture_v0.raw_env(rules="project", seed=4)
     play_until(e, lambda e: False)
     assert e.end_reason == "captured" and e.metrics()["captured"] == 1
     assert all(e.terminations.values()) and e.rewards == {"alice": 1.0, "bob": 1.0}
@@ -46,7 +46,7 @@ def test_chasing_with_full_information_captures_and_ends_the_episode():
 
 def test_a_sighting_is_known_to_the_seer_only_until_told():
     for seed in range(30):
-        e = capture_v0.raw_env(seed=seed)
+        e = capture_v0.raw_env(rules="project", seed=seed)
         for _ in range(40):  # alice walks towards the thief, bob stays, until alice sees it
             if e.end_reason is not None or ("thief" in e.view("alice")["seen"] and e.agent_selection == "alice"):
                 break
@@ -66,7 +66,7 @@ def test_a_sighting_is_known_to_the_seer_only_until_told():
 
 
 def test_a_message_makes_the_partner_believe_the_sighting():
-    e = capture_v0.raw_env(seed=2)
+    e = capture_v0.raw_env(rules="project", seed=2)
     thief = e.maze.pos["thief"]
     e.tell({("at", "thief"): thief})
     e.step(STAY)
@@ -78,7 +78,7 @@ def test_a_message_makes_the_partner_believe_the_sighting():
 
 
 def test_bad_message_is_an_error():
-    e = capture_v0.raw_env(seed=2)
+    e = capture_v0.raw_env(rules="project", seed=2)
     with pytest.raises(MazeError):
         e.tell({"thief": "room_1"})
     with pytest.raises(MazeError):
@@ -87,7 +87,7 @@ def test_bad_message_is_an_error():
 
 def test_press_toggles_the_door_seen_from_its_rooms_only():
     for seed in range(50):
-        e = capture_v0.raw_env(seed=seed)
+        e = capture_v0.raw_env(rules="project", seed=seed)
         if e.maze.pos["alice"] in e.maze.buttons:
             break
     else:
@@ -104,7 +104,7 @@ def test_press_toggles_the_door_seen_from_its_rooms_only():
 
 
 def test_illegal_moves_are_masked_and_act_as_stay():
-    e = capture_v0.raw_env(seed=0)
+    e = capture_v0.raw_env(rules="project", seed=0)
     mask = e.infos["alice"]["action_mask"]
     room = e.maze.pos["alice"]
     blocked = [MOVES[d] for d in DIRECTIONS if e.maze.step_to(room, d) is None]
@@ -114,7 +114,7 @@ def test_illegal_moves_are_masked_and_act_as_stay():
 
 
 def test_flee_keeps_away_from_a_hunter_in_sight():
-    e = capture_v0.raw_env(seed=4)
+    e = capture_v0.raw_env(rules="project", seed=4)
     m = e.maze.copy()
     thief = m.pos["thief"]
     n = m.open_neighbours(thief)[0]
@@ -125,7 +125,7 @@ def test_flee_keeps_away_from_a_hunter_in_sight():
 
 
 def test_turn_limit_truncates():
-    e = capture_v0.raw_env(seed=0, max_rounds=2)
+    e = capture_v0.raw_env(rules="project", seed=0, max_rounds=2)
     for _ in range(4):
         e.step(STAY)
     assert e.end_reason in ("turn limit", "captured")

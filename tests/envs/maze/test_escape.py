@@ -9,12 +9,12 @@ from belief.envs.maze.world import MOVES, STAY, USE, plan_first_actions
 
 
 def test_api_test():
-    api_test(escape_v0.env(seed=1), num_cycles=200)
+    api_test(escape_v0.env(rules="project", seed=1), num_cycles=200)
 
 
 def test_layout_places_generator_and_exit_apart_from_the_players():
     for seed in range(20):
-        e = escape_v0.raw_env(seed=seed)
+        e = escape_v0.raw_env(rules="project", seed=seed)
         rooms = {e.generator_room, e.exit_room, e.maze.pos["alice"], e.maze.pos["bob"], e.maze.pos["killer"]}
         assert len(rooms) == 5
         assert e.trace.meta["generator"] == e.generator_room and e.trace.meta["exit"] == e.exit_room
@@ -22,7 +22,7 @@ def test_layout_places_generator_and_exit_apart_from_the_players():
 
 def test_the_killer_starts_far_from_players_generator_and_exit_and_escape_is_reachable():
     for seed in range(30):
-        e = escape_v0.raw_env(seed=seed)
+        e = escape_v0.raw_env(rules="project", seed=seed)
         m = e.maze
         near = m.distances(m.pos["killer"])
         for room in (e.generator_room, e.exit_room, m.pos["alice"], m.pos["bob"]):
@@ -38,7 +38,7 @@ def walk(e, who, goal):
 
 
 def test_repairs_open_the_gate_publicly_then_use_escapes():
-    e = escape_v0.raw_env(seed=5)
+    e = escape_v0.raw_env(rules="project", seed=5)
     e.maze.open.update({d: True for d in e.maze.doors})  # rules only: every door open, the killer far away
     e.maze.pos["killer"] = None
     e.adversary_move = lambda rng: e.maze.pos["killer"]
@@ -63,7 +63,7 @@ def test_repairs_open_the_gate_publicly_then_use_escapes():
 
 def test_a_player_meeting_the_killer_is_caught():
     for seed in range(10):  # some mazes keep the killer behind the locked door
-        e = escape_v0.raw_env(seed=seed)
+        e = escape_v0.raw_env(rules="project", seed=seed)
         for _ in range(300):
             if e.end_reason is not None:
                 break
@@ -78,7 +78,7 @@ def test_a_player_meeting_the_killer_is_caught():
 
 
 def test_hunt_steps_towards_prey_in_sight():
-    e = escape_v0.raw_env(seed=2)
+    e = escape_v0.raw_env(rules="project", seed=2)
     m = e.maze.copy()
     killer = m.pos["killer"]
     n = m.open_neighbours(killer)[0]
@@ -89,5 +89,5 @@ def test_hunt_steps_towards_prey_in_sight():
 
 
 def test_use_is_masked_outside_the_generator_and_exit():
-    e = escape_v0.raw_env(seed=0)
+    e = escape_v0.raw_env(rules="project", seed=0)
     assert e.infos["alice"]["action_mask"][USE] == 0
