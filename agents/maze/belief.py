@@ -44,8 +44,8 @@ def outcomes(maze: Maze, room: str, mask) -> list:
             out.append((a, room, maze.open))
         elif a == PRESS:
             out.append((a, room, maze.toggled(maze.buttons[room])))
-        else:
-            out.append((a, maze.step_to(room, DIRECTIONS[a - 1]), maze.open))
+        else:  # a door it believes shut (the mask says otherwise): it expects to stay put
+            out.append((a, maze.step_to(room, DIRECTIONS[a - 1]) or room, maze.open))
     return out
 
 

@@ -114,6 +114,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                 "beside trivial answerers)."),
     "escape": ("maze", "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "
                "beside trivial answerers)."),
+    "coordqa": ("maze", "Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and "
+                "single-agent answerers, one JSON line."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }

@@ -127,6 +127,55 @@ def _bench_game(game: str):
     return bench_app.command(game)(command)
 
 
+def choice_seed(game: str, rules: str, states: int, seed: int) -> list:
+    """A picklable per-seed function: the multiple-choice questions of one seed's random states."""
+    from belief.app.runners.coordqa import choice_questions
+
+    return [{**row, "seed": seed} for row in choice_questions(game, seed, rules, states)]
+
+
+@bench_app.command("coordqa")
+@run_options.pool_options
+def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | escape"),
+                  rules: str = RULES_OPTION,
+                  episodes: int = run_options.episodes(20, "number of seeds S..S+N-1 (each gives --states random states)"),
+                  seed: int = run_options.SEED,
+                  states: int = typer.Option(10, "--states", min=1, help="random states per seed"),
+                  pool: dict = None):
+    """Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and single-agent
+    answerers, one JSON line."""
+    from belief.app.bench.comparison import compare, share
+    from belief.app.runners.coordqa import ANSWERERS, CATEGORY_ORDER
+    from belief.app.runners.maze import GAMES
+    from belief.grading.trivial import tom_table
+
+    if game not in GAMES:
+        fail(f"--game must be one of {', '.join(GAMES)}, got {game!r}")
+    _check_rules(rules)
+    seeds = list(range(seed, seed + episodes))
+    per_seed = play_all(partial(choice_seed, game, rules, states), seeds, f"coordqa {game}", **pool)
+    rows = [row for rs in per_seed for row in rs]
+    if not rows:
+        fail("no questions were asked; try more seeds or states", 1)
+    table = tom_table([{"type": r["category"], "gold": r["gold"], "answers": r["answers"]} for r in rows],
+                      trivial=("random", "single_agent"))
+    majority = {t: None for t in CATEGORY_ORDER}
+    from belief.grading.trivial import majority_answers
+    majority.update(majority_answers([{"type": r["category"], "gold": r["gold"]} for r in rows]))
+    results = {}
+    for answerer in ANSWERERS + ("majority",):
+        out = []
+        for r in rows:
+            said = majority[r["category"]] if answerer == "majority" else r["answers"].get(answerer)
+            right = None if said is None else float(str(said).strip().lower() == str(r["gold"]).strip().lower())
+            out.append({"id": r["id"], **{c: (right if r["category"] == c else None) for c in CATEGORY_ORDER}})
+        results[answerer] = out
+    metrics = [share(c) for c in CATEGORY_ORDER]
+    summary = compare(f"coordqa_{game}", results, metrics, "belief", seed=seed, pair_key="id",
+                      extra={"rules": rules, "states_per_seed": states, "seeds": episodes, "table": table})
+    print(json.dumps(summary))
+
+
 _BENCH_HELP = {"capture": "CollabCapture, belief vs greedy on the same seeds: one JSON line (capture rate, rounds, "
                           "ToM beside trivial answerers).",
                "escape": "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "

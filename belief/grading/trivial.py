@@ -42,13 +42,16 @@ def _score(right: int, n: int) -> dict:
     return {"accuracy": right / n, "ci95": [lo, hi], "n": n}
 
 
-def tom_table(rows: Iterable[Mapping]) -> dict:
+def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERERS) -> dict:
     """Accuracy per question type and overall, for every answerer of the rows plus ``majority``.
 
     Each row is ``{"type": str, "gold": answer, "answers": {answerer: answer}}``; an answerer missing from a
     row counts as wrong there. Returns ``{"by_type": {type: {answerer: {accuracy, ci95, n}, "tom": bool,
     "trivial_best": float}}, "overall": {answerer: {...}}, "answerers": [...], "trivial_limit": 0.8}``.
+    ``trivial`` names the shortcut answerers (by default ``majority``, ``public_record``, ``as_self``; a world
+    may add its own, e.g. a single-agent planner).
     """
+    trivial = tuple(trivial)
     rows = list(rows)
     if not rows:
         raise BeliefError("tom_table: no questions")
@@ -70,13 +73,14 @@ def tom_table(rows: Iterable[Mapping]) -> dict:
     by_type = {}
     for t in sorted(count):
         entry = {a: _score(right[(t, a)], count[t]) for a in answerers}
-        trivial = [entry[a]["accuracy"] for a in TRIVIAL_ANSWERERS if a in entry]
-        entry["trivial_best"] = max(trivial)
-        entry["tom"] = max(trivial) <= TRIVIAL_LIMIT
+        shortcut = [entry[a]["accuracy"] for a in trivial + ("majority",) if a in entry]
+        entry["trivial_best"] = max(shortcut)
+        entry["tom"] = max(shortcut) <= TRIVIAL_LIMIT
         by_type[t] = entry
     total = sum(count.values())
     overall = {a: _score(sum(right[(t, a)] for t in count), total) for a in answerers}
-    return {"by_type": by_type, "overall": overall, "answerers": answerers, "trivial_limit": TRIVIAL_LIMIT}
+    return {"by_type": by_type, "overall": overall, "answerers": answerers, "trivial_limit": TRIVIAL_LIMIT,
+            "trivial": sorted(set(trivial) | {"majority"})}
 
 
 def tom_rows_markdown(table: Mapping) -> str:

@@ -47,3 +47,12 @@ def test_bad_rows_are_refused():
         tom_table([])
     with pytest.raises(BeliefError, match="row 0 lacks"):
         tom_table([{"type": "x", "gold": "y"}])
+
+
+def test_a_world_names_its_own_shortcuts():
+    rows = [{"type": "jp", "gold": "a", "answers": {"agent": "a", "alone": "a"}} for _ in range(5)]
+    assert tom_table(rows)["by_type"]["jp"]["tom"] is False  # majority alone already gets 100%
+    rows = [{"type": "jp", "gold": g, "answers": {"agent": g, "alone": g}} for g in "abcde"]
+    assert tom_table(rows)["by_type"]["jp"]["tom"] is True
+    table = tom_table(rows, trivial=("alone",))
+    assert table["by_type"]["jp"]["tom"] is False and "alone" in table["trivial"]
