@@ -84,7 +84,7 @@ def random_state(game: str, rules: str, seed, index: int):
             env.repairs[env.generator_rooms[0]] = 0
     env.round = rng.randrange(0, 10)
     env.round_start = dict(maze.pos)
-    env._log(_state_event(env))
+    env._log(_state_event(env, game))
     for room in sorted({maze.pos[p] for p in PLAYERS}):
         env._look(room, "state")
     env._refresh_infos()
@@ -94,14 +94,14 @@ def random_state(game: str, rules: str, seed, index: int):
     return env, agents
 
 
-def _state_event(env):
+def _state_event(env, game: str):
     """The drawn state as one event every player perceives (the positions and, in escape, the generators)."""
     from belief.envs.maze.events import eff, f_at, f_door, door_value
     from belief.truth.trace import Action
 
     effects = [eff(f_at(e), env.maze.pos[e]) for e in env.entities]
     effects += [eff(f_door(d), door_value(o)) for d, o in env.maze.open.items()]
-    if hasattr(env, "repairs"):
+    if game == "escape":
         from belief.envs.maze.escape import F_GATE, f_repairs
         effects += [eff(f_repairs(g, len(env.generator_rooms)), env.repairs[g]) for g in env.generator_rooms]
         effects.append(eff(F_GATE, "open" if env.gate_open else "closed"))
