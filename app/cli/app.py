@@ -110,6 +110,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                   "figures."),
     "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per "
                   "second."),
+    "blocks": ("bench_blocks", "COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM "
+               "with trivial answerers."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }
