@@ -22,7 +22,7 @@ import random
 from collections import Counter
 
 from belief.envs.blocks.rules import DEFAULT_RULES, PROJECT, rules_of
-from belief.envs.blocks.world import AGENTS, CELLS, BlocksError, Step, Task, World, supported
+from belief.envs.blocks.world import AGENTS, CELLS, BlocksError, Step, Task, replay_plan, supported
 
 COLOURS = PROJECT.colours
 
@@ -108,16 +108,6 @@ def generate_project(seed: int, family: str | None = None) -> Task:
     task = Task(family, seed, goals, inventories, tuple(Step(c, target[c], builder[c]) for c in order), "project")
     replay_plan(task)
     return task
-
-
-def replay_plan(task: Task) -> World:
-    """Build the task by its plan; BlocksError if a step breaks gravity or an inventory (never, by construction)."""
-    w = World.start(task)
-    for s in task.plan:
-        w.place(s.builder, s.cell, s.colour)
-    if not w.complete():
-        raise BlocksError(f"task {task.seed}: the plan does not build the target")
-    return w
 
 
 __all__ = ["FAMILIES", "check_family", "generate", "generate_project", "replay_plan"]

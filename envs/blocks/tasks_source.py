@@ -23,7 +23,7 @@ each colour it holds):
   a wall on the rectangle, the deck on the pillars): order matters; half of them also lack a colour.
 
 Every task carries a build order with a builder per block (``Task.plan``) and is replayed before it is
-returned (:func:`belief.envs.blocks.tasks.replay_plan`).
+returned (:func:`belief.envs.blocks.world.replay_plan`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import random
 from collections import Counter
 
 from belief.envs.blocks.rules import SOURCE
-from belief.envs.blocks.world import AGENTS, BlocksError, Step, Task, supported
+from belief.envs.blocks.world import AGENTS, BlocksError, Step, Task, replay_plan, supported
 
 FAMILIES = ("independent", "skill", "goal")
 SHAPES = ("tower", "rectangle", "bridge", "arch", "symbol")
@@ -179,8 +179,6 @@ def generate_source(seed: int, family: str | None = None) -> Task:
     target = {c: col for g in goals.values() for c, col in g.items()}
     task = Task(family, seed, goals, inventories, tuple(Step(c, target[c], builder[c]) for c in order), "source",
                 shapes)
-    from belief.envs.blocks.tasks import replay_plan
-
     replay_plan(task)
     return task
 

@@ -181,6 +181,17 @@ class World:
         return {a: counts.get(a, 0) for a in AGENTS}
 
 
+def replay_plan(task: Task) -> World:
+    """Build the task by its plan; BlocksError if a step breaks gravity or an inventory (never, by construction)."""
+    w = World.start(task)
+    for s in task.plan:
+        w.place(s.builder, s.cell, s.colour)
+    if not w.complete():
+        raise BlocksError(f"task {task.seed}: the plan does not build the target")
+    return w
+
+
+
 def balance(a: int, b: int) -> float:
     """Workload balance gamma = a*b / (a^2 + b^2): 0.5 when equal, 0 when one agent did everything."""
     return a * b / (a * a + b * b) if a or b else 0.0
@@ -239,4 +250,4 @@ def source_balance(actions: dict, optimal: dict):
 __all__ = ["AGENTS", "COLOURS", "SIZE", "CELLS", "CELL_INDEX", "Cell", "BlocksError", "Step", "Task", "World",
            "all_cells", "in_grid", "cell_name", "cell_text", "supports", "supported", "grounded", "floating",
            "resting_on", "balance",
-           "optimal_balance", "optimal_assignment", "source_balance"]
+           "optimal_balance", "optimal_assignment", "source_balance", "replay_plan"]
