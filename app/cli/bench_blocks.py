@@ -27,7 +27,7 @@ def bench_blocks(
     episodes: int = run_options.episodes(100),
     seed: int = run_options.SEED,
     agents: str = run_options.agents("belief,naive,silent", _KINDS, "comma-separated, each once: belief, naive, "
-                                     "silent, oracle (the first is the headline)", counts=None, distinct=True),
+                                     "silent, oracle (the headline: belief when played, else the first)", counts=None, distinct=True),
     rules: str = typer.Option("source", "--rules", help="source (the paper's rules) | project (the earlier variant)"),
     slip: Optional[float] = typer.Option(None, "--slip", min=0.0, max=1.0,
                                          help="probability that a placement slips (default: the rules', 0 for source)"),
