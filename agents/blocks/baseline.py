@@ -1,4 +1,4 @@
-"""The no-partner-model COBLOCK baseline: it builds its own goal and nothing else.
+"""The silent COBLOCK baseline (kind ``silent``, old name ``baseline``): it builds its own goal and nothing else.
 
 It never models its partner (no messages, no help with the partner's goal, no reading of what the partner
 knows) and never reflects on its own work (a slipped block stays). Each turn it places the lowest block of
@@ -13,7 +13,7 @@ from belief.envs.blocks.text import WAIT, place_action
 
 
 class BlocksBaselineAgent(BlocksAgent):
-    kind = "baseline"
+    kind = "silent"
 
     def choose(self, view: dict, mask) -> tuple[int, list]:
         built = view["built"]

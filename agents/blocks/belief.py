@@ -23,6 +23,7 @@ from collections import Counter
 
 from belief.agents.blocks.common import BlocksAgent
 from belief.envs.blocks.events import f_inventory, f_owner, f_target
+from belief.envs.blocks.rules import rules_of
 from belief.envs.blocks.text import WAIT, MESSAGE, place_action, remove_action
 from belief.envs.blocks.world import resting_on, supports
 
@@ -37,6 +38,7 @@ class BlocksBeliefAgent(BlocksAgent):
     def __init__(self, name: str):
         super().__init__(name)
         self.mine_placed: set = set()   # cells where a block I placed stands
+        self.hang = False                # the rules' gravity (a block may hang under another)
 
     # --- beliefs ------------------------------------------------------------------------------------
     def count(self, agent: str, colour: str):
@@ -58,13 +60,14 @@ class BlocksBeliefAgent(BlocksAgent):
         """The partner's predicted next placement: the lowest own goal cell it can build."""
         for c in _low_first(c for c, (col, owner) in goals.items() if owner == self.partner and c not in built):
             have = self.count(self.partner, goals[c][0])
-            if (have is None or have > 0) and (c[1] == 0 or any(s in built for s in supports(c))):
+            if (have is None or have > 0) and (c[1] == 0 or any(s in built for s in supports(c, self.hang))):
                 return c
         return None
 
     # --- acting -------------------------------------------------------------------------------------
     def choose(self, view: dict, mask) -> tuple[int, list]:
         built = view["built"]
+        self.hang = rules_of(view.get("rules", "source")).hang
         self.mine_placed &= set(built)
         goals = self.goals((self.name,))
         own = {c: col for c, (col, owner) in goals.items() if owner == self.name}
@@ -73,7 +76,7 @@ class BlocksBeliefAgent(BlocksAgent):
             want = goals.get(c, (None,))[0]
             if (c in own and built[c] != own[c]) or (c in self.mine_placed and want != built[c]):
                 # a wrong block: remove it, or first the highest block resting on it
-                for r in [c] + _low_first(resting_on(built, c))[::-1]:
+                for r in [c] + _low_first(resting_on(built, c, self.hang))[::-1]:
                     if mask[remove_action(r)]:
                         self.mine_placed.discard(r)
                         return remove_action(r), []
@@ -84,7 +87,7 @@ class BlocksBeliefAgent(BlocksAgent):
         # 3. help, 4. build
         short = self.partner_short(goals, built)
         plan = self.partner_plan(goals, built)
-        under = {s for c, (col, owner) in goals.items() if owner == self.partner for s in supports(c)}
+        under = {s for c, (col, owner) in goals.items() if owner == self.partner for s in supports(c, self.hang)}
         options = [(c, col) for c, col in short.items() if c != plan]
         options += sorted(((c, col) for c, col in own.items()), key=lambda x: (x[0] not in under, x[0][1], x[0]))
         for c, col in options:
@@ -100,7 +103,7 @@ class BlocksBeliefAgent(BlocksAgent):
         for c in _low_first(todo):
             col = todo[c]
             lacking = inventory.get(col, 0) < need[col]
-            unsupported = c[1] > 0 and not any(s in own or s in built for s in supports(c))
+            unsupported = c[1] > 0 and not any(s in own or s in built for s in supports(c, self.hang))
             if not (lacking or unsupported):
                 continue
             told = [(f_target(c), col), (f_owner(c), self.name)]

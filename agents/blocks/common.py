@@ -10,6 +10,7 @@ from __future__ import annotations
 from belief.agents.protocol import ChoosingAgent
 from belief.truth.checker import check
 from belief.envs.blocks.tom import answer as question_answer
+from belief.envs.blocks.tom import chain_of, question_fluent
 from belief.envs.blocks.world import AGENTS, Cell
 from belief.truth.trace import Trace
 from belief.truth.index import is_marker
@@ -63,7 +64,10 @@ class BlocksAgent(BlocksPlayer):
         return out
 
     def answer(self, q: dict) -> str:
-        yes = question_answer(self.truth, q)
+        """Yes when the chain holds a definite value of the fact in this record (no one lies here, so a
+        definite belief is knowledge) or the checker grants the knowledge on the record."""
+        chain = chain_of(q)
+        yes = self.held(chain, question_fluent(q["template"], q["subject"])) is not None or question_answer(self.truth, q)
         return ("Yes. " if yes else "No. ") + ("I think so: " if yes else "I do not think so: ") + q["text"]
 
 

@@ -116,6 +116,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                "beside trivial answerers)."),
     "coordqa": ("maze", "Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and "
                 "single-agent answerers, one JSON line."),
+    "blocks": ("bench_blocks", "COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM "
+               "with trivial answerers."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }

@@ -21,7 +21,7 @@ from belief.app.cli.app import run_app
 from belief.app.cli.episode_report import check_vs, play_kinds, report
 from belief.app.cli.run_options import fail
 
-BLOCKS_FIGURES = ("success", "timesteps", "balance", "balance_norm")
+BLOCKS_FIGURES = ("success", "timesteps", "balance", "balance_norm", "messages")
 HANABI_FIGURES = ("score", "fireworks", "lives_lost", "turns")
 
 
@@ -47,14 +47,16 @@ _HANABI_KINDS = "belief.app.runners.hanabi:AGENT_KINDS"
 @run_app.command("blocks")
 @run_options.pool_options
 def run_blocks(
-    agents: str = run_options.agents("belief", _BLOCKS_KINDS, "belief | baseline | oracle (one kind for both "
-                                     "builders)"),
+    agents: str = run_options.agents("belief", _BLOCKS_KINDS, "belief | naive | silent (old name baseline) | "
+                                     "oracle (one kind for both builders)"),
     vs: Optional[str] = run_options.agents(None, _BLOCKS_KINDS, run_options.VS.help, flag="--vs"),
     episodes: int = run_options.episodes(30),
     seed: int = run_options.SEED,
     family: Optional[str] = typer.Option(None, "--family", help="independent | skill | goal (default: by seed, in turn)"),
-    slip: float = typer.Option(0.1, "--slip", min=0.0, max=1.0, help="probability that a placement slips"),
+    slip: Optional[float] = typer.Option(None, "--slip", min=0.0, max=1.0, help="probability that a placement "
+                                         "slips (default: the rules', 0 for source, 0.1 for project)"),
     max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
+    rules: str = typer.Option("source", "--rules", help="source (the paper's rules) | project (the earlier variant)"),
     out_dir: Optional[Path] = run_options.out(),
     force: bool = run_options.FORCE,
     as_json: bool = run_options.JSON,
@@ -62,21 +64,24 @@ def run_blocks(
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
     from belief.app.runners.blocks import BlocksConfig
+    from belief.envs.blocks.rules import RULES
     from belief.envs.blocks.tasks import FAMILIES
 
     check_vs(agents, vs)
+    if rules not in RULES:
+        fail(f"--rules must be one of {', '.join(RULES)} (got {rules!r})")
     if family is not None and family not in FAMILIES:
         fail(f"--family must be one of {', '.join(FAMILIES)} (got {family!r})")
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
     config = lambda kind: partial(blocks_episode, BlocksConfig(agents=kind, family=family, slip=slip,
-                                                                  max_rounds=max_rounds))
+                                                                  max_rounds=max_rounds, rules=rules))
     runs = play_kinds(config, agents, vs, seeds, "blocks", pool)
     by_family = {}
     for r in runs[agents]:
         by_family.setdefault(r["family"], []).append(r["success"])
     extra = {"success_by_family": {f: {"rate": sum(v) / len(v), "episodes": len(v)} for f, v in sorted(by_family.items())},
-             "slip": slip}
+             "slip": slip, "rules": rules}
     report("blocks_v0", agents, vs, seeds, runs, BLOCKS_FIGURES, extra, as_json, files)
 
 

@@ -25,7 +25,8 @@ Observation model:
 
 from __future__ import annotations
 
-from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, cell_name
+from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import AGENTS, CELLS, cell_name
 from belief.truth.trace import Action, Announce, Condition, Content, Effect, Observe, Possible
 
 EVERYONE = tuple(AGENTS)
@@ -55,13 +56,13 @@ def private_fluents(task, agent: str) -> tuple:
     """What ``agent`` knows from the start: its goal cells (target, owner) and its inventory."""
     cells = sorted(task.goals[agent])
     return (tuple(f for c in cells for f in (f_target(c), f_owner(c)))
-            + tuple(f_inventory(agent, col) for col in COLOURS))
+            + tuple(f_inventory(agent, col) for col in rules_of(task.rules).colours))
 
 
 def setup_events(task, source: str) -> list:
     effects = [_eff(f, v) for a in AGENTS for c, col in sorted(task.goals[a].items())
                for f, v in ((f_target(c), col), (f_owner(c), a))]
-    effects += [_eff(f_inventory(a, col), task.inventories[a][col]) for a in AGENTS for col in COLOURS]
+    effects += [_eff(f_inventory(a, col), task.inventories[a][col]) for a in AGENTS for col in rules_of(task.rules).colours]
     out = [Action(name="setup", effects=tuple(effects), visible_to=(), source=source),
            Action(name="start", effects=tuple(_eff(f_block(c), "empty") for c in CELLS), visible_to=EVERYONE,
                   source=source)]
@@ -73,8 +74,10 @@ def inventory_change_events(agent: str, colour: str, before: int, after: int, so
     """``agent``'s count of ``colour`` went from ``before`` to ``after``; the partner saw it use or take one."""
     f = f_inventory(agent, colour)
     partner = tuple(a for a in EVERYONE if a != agent)
-    return [Possible(agent=agent, observers=EVERYONE, fluents=(f,), source=source),
-            Action(name="inventory", agent=agent, effects=(_eff(f, after),), visible_to=(), source=source),
+    # no ``possible`` event: a partner who knew the old count learns the new one below, and one who did not
+    # stays unaware; a ``possible`` first would leave the partner's own record unsure of the old count, so
+    # its conditional look would fail there while the global checker grants it
+    return [Action(name="inventory", agent=agent, effects=(_eff(f, after),), visible_to=(), source=source),
             # the actor sees its blocks, and both know it does; whoever knew the old count knows the new one
             Observe(agents=(agent,), fluents=(f,), witnesses=EVERYONE, source=source),
             Observe(agents=partner, fluents=(f,), given=Condition(fluent=f, values=(str(before),)),

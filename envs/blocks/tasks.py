@@ -1,4 +1,5 @@
-"""Seeded COBLOCK task generation, solvable by construction.
+"""Seeded COBLOCK task generation under the project's rules (``rules="project"``), solvable by construction;
+:func:`generate` also dispatches to the source's generator (:mod:`belief.envs.blocks.tasks_source`).
 
 Every goal is grown block by block, each new block in a cell gravity allows given the blocks before it
 (:func:`belief.envs.blocks.world.supported`), so the growth order is a build order. Each task carries that
@@ -20,7 +21,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from belief.envs.blocks.world import AGENTS, CELLS, COLOURS, BlocksError, Step, Task, World, supported
+from belief.envs.blocks.rules import DEFAULT_RULES, PROJECT, rules_of
+from belief.envs.blocks.world import AGENTS, CELLS, BlocksError, Step, Task, replay_plan, supported
+
+COLOURS = PROJECT.colours
 
 FAMILIES = ("independent", "skill", "goal")
 REGIONS = {"alice": (0, 1), "bob": (3, 4)}
@@ -31,7 +35,7 @@ def _grow(rng: random.Random, n: int, allowed, existing: dict) -> list:
     blocks = dict(existing)
     out = []
     for _ in range(n):
-        options = [c for c in CELLS if c not in blocks and allowed(c) and supported(c, blocks)]
+        options = [c for c in CELLS if c not in blocks and PROJECT.in_box(c) and allowed(c) and supported(c, blocks)]
         if not options:
             break
         # half the time stack on the previous block: structures with some height, not only floors
@@ -49,12 +53,26 @@ def _interleave(a: list, b: list) -> list:
     return out
 
 
-def generate(seed: int, family: str | None = None) -> Task:
-    """The task of ``seed`` (family chosen by the seed when not given)."""
+def check_family(family):
+    if family is not None and family not in FAMILIES:
+        raise BlocksError(f"unknown task family {family!r}; expected one of {', '.join(FAMILIES)}")
+
+
+def generate(seed: int, family: str | None = None, rules: str = DEFAULT_RULES) -> Task:
+    """The task of ``seed`` under ``rules`` (family chosen by the seed when not given)."""
+    check_family(family)
+    if rules_of(rules).name == "source":
+        from belief.envs.blocks.tasks_source import generate_source
+
+        return generate_source(seed, family)
+    return generate_project(seed, family)
+
+
+def generate_project(seed: int, family: str | None = None) -> Task:
+    """The project variant's task of ``seed``: 2-5 block goals in a 5 x 4 x 3 box, five colours."""
     rng = random.Random(f"coblock:{seed}:{family}")
     family = family or FAMILIES[seed % len(FAMILIES)]
-    if family not in FAMILIES:
-        raise BlocksError(f"unknown task family {family!r}; expected one of {', '.join(FAMILIES)}")
+    check_family(family)
     orders: dict = {}
     if family in ("independent", "skill"):
         for a in AGENTS:
@@ -87,19 +105,9 @@ def generate(seed: int, family: str | None = None) -> Task:
         inventories[a][rng.choice([c for c in COLOURS if c not in lacking[a]])] += 1
     order = _interleave(orders["alice"], orders["bob"]) if family != "goal" else orders[base] + orders[top]
     target = {c: col for g in goals.values() for c, col in g.items()}
-    task = Task(family, seed, goals, inventories, tuple(Step(c, target[c], builder[c]) for c in order))
+    task = Task(family, seed, goals, inventories, tuple(Step(c, target[c], builder[c]) for c in order), "project")
     replay_plan(task)
     return task
 
 
-def replay_plan(task: Task) -> World:
-    """Build the task by its plan; BlocksError if a step breaks gravity or an inventory (never, by construction)."""
-    w = World.start(task)
-    for s in task.plan:
-        w.place(s.builder, s.cell, s.colour)
-    if not w.complete():
-        raise BlocksError(f"task {task.seed}: the plan does not build the target")
-    return w
-
-
-__all__ = ["FAMILIES", "generate", "replay_plan"]
+__all__ = ["FAMILIES", "check_family", "generate", "generate_project", "replay_plan"]

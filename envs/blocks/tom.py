@@ -1,14 +1,22 @@
 """ToM questions about COBLOCK goals and inventories: sampling and wording; every answer is a checker query.
 
-After every move the builder who moved ("you") is asked the three levels about a fact F and its partner X:
-introspection "Do you know F?" (``K(you)``), first order "Does X know F?" (``K(X)``), second order "Does X
-know that you know F?" (``K(X, you)``), where ``K`` is :meth:`belief.truth.ground.GroundTruth.knows_chain` on
-F's fluent (:mod:`belief.envs.blocks.events`). F is drawn by seed among
+After every move the builder who moved ("you") is asked about a fact F and its partner X: introspection
+"Do you know F?" (``K(you)``), first order "Does X know F?" (``K(X)``), and two second-order questions, "Does X
+know that you know F?" (``K(X, you)``, form ``x_knows_you_know``) and "Do you know that X knows F?"
+(``K(you, X)``, form ``you_know_x_knows``), where ``K`` is
+:meth:`belief.truth.ground.GroundTruth.knows_chain` on F's fluent (:mod:`belief.envs.blocks.events`).
+F is drawn by seed among
 
 * ``target``: the colour a goal wants in a goal cell (``target(cell)``), of either builder's goal;
 * ``inventory``: how many blocks of a colour a builder holds (``inventory(agent, colour)``).
 
 Pure: the same trace gives the same questions and answers (one checker run per trace).
+
+In this world every move is public and every private look is witnessed, so ``K(X, you)`` equals
+``K(you)`` by construction (the first form answers exactly as introspection does); ``K(you, X)`` does not.
+Two trivial answerers are scored beside every answer (:func:`trivial_answers`): ``as_self`` (answer about
+yourself: ``K(you)``) and ``public_record`` (the chain's last agent knows F when F is its own goal cell or
+count, or F was said in a message to it).
 """
 
 from __future__ import annotations
@@ -20,10 +28,13 @@ from typing import Optional
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion
 from belief.envs.blocks.events import f_inventory, f_target
-from belief.envs.blocks.world import AGENTS, COLOURS, cell_text
+from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import AGENTS, cell_text
 from belief.grading.levels import LEVELS, level_chain
 
 TEMPLATES = ("target", "inventory")
+#: the two second-order forms: X knows that you know F, you know that X knows F
+FORMS = ("x_knows_you_know", "you_know_x_knows")
 
 
 @dataclass
@@ -38,17 +49,31 @@ class BlocksQuestion(LabelledQuestion):
     subject: list        # [x, y, z] for target, [agent, colour] for inventory
     text: str = ""
     answer: Optional[bool] = None
+    form: str = ""       # second order: one of FORMS
+    chain: list = None   # the belief chain asked about (derived from level and form when None)
+
+    @property
+    def type(self) -> str:
+        """The question's type in ToM tables: level, second-order form, template."""
+        return "/".join(x for x in (self.level, self.form, self.template) if x)
 
 
 def question_fluent(template: str, subject) -> tuple:
     return f_target(tuple(subject)) if template == "target" else f_inventory(subject[0], subject[1])
 
 
+def chain_of(d: dict) -> tuple:
+    if d.get("chain"):
+        return tuple(d["chain"])
+    if d.get("form") == "you_know_x_knows":
+        return (d["asked"], d["target"])
+    return level_chain(d["level"], d["asked"], d["target"])
+
+
 def answer(truth, q, at: Optional[int] = None) -> bool:
     """The exact answer of a question (dict or BlocksQuestion) from a GroundTruth, global or private."""
     d = q if isinstance(q, dict) else asdict(q)
-    return truth.knows_chain(level_chain(d["level"], d["asked"], d["target"]),
-                             question_fluent(d["template"], d["subject"]), at)
+    return truth.knows_chain(chain_of(d), question_fluent(d["template"], d["subject"]), at)
 
 
 def fact_words(template: str, subject, asked: str) -> str:
@@ -58,13 +83,15 @@ def fact_words(template: str, subject, asked: str) -> str:
     return f"how many {subject[1]} blocks {who}"
 
 
-def question_text(level: str, template: str, subject, asked: str, target: str) -> str:
+def question_text(level: str, template: str, subject, asked: str, target: str, form: str = "") -> str:
     fact = fact_words(template, subject, asked)
     x = target.capitalize()
     if level == "introspection":
         return f"Do you know {fact}?"
     if level == "first_order":
         return f"Does {x} know {fact}?"
+    if form == "you_know_x_knows":
+        return f"Do you know that {x} knows {fact}?"
     return f"Does {x} know that you know {fact}?"
 
 
@@ -79,13 +106,49 @@ def move_questions(ev, meta: dict, seed) -> list[BlocksQuestion]:
     target = next(a for a in AGENTS if a != asked)
     rng = random.Random(f"coblock-tom:{seed}:{turn}")
     cells = sorted(tuple(g[:3]) for goal in meta["task"]["goals"].values() for g in goal)
+    colours = rules_of(meta["task"].get("rules", "project")).colours
     if rng.random() < 0.6:
         template, subject = "target", list(rng.choice(cells))
     else:
-        template, subject = "inventory", [rng.choice(AGENTS), rng.choice(COLOURS)]
-    return [BlocksQuestion(id=f"q{turn}-{level}", t=ev.t, turn=turn, asked=asked, target=target, level=level,
-                           template=template, subject=subject,
-                           text=question_text(level, template, subject, asked, target)) for level in LEVELS]
+        template, subject = "inventory", [rng.choice(AGENTS), rng.choice(colours)]
+    kinds = [(level, "") for level in LEVELS if level != "second_order"] + [("second_order", f) for f in FORMS]
+    out = []
+    for level, form in kinds:
+        d = {"level": level, "form": form, "asked": asked, "target": target}
+        out.append(BlocksQuestion(id=f"q{turn}-{level}" + (f"-{form}" if form else ""), t=ev.t, turn=turn,
+                                  asked=asked, target=target, level=level, template=template, subject=subject,
+                                  text=question_text(level, template, subject, asked, target, form), form=form,
+                                  chain=list(chain_of(d))))
+    return out
+
+
+def fact_owner(meta: dict, template: str, subject) -> str:
+    """Whose private fact F is: the goal's owner for a target cell, the holder for a count."""
+    if template == "inventory":
+        return subject[0]
+    cell = list(subject)
+    return next(a for a, goal in meta["task"]["goals"].items() if any(list(g[:3]) == cell for g in goal))
+
+
+def said_to(trace, agent: str, fluent: tuple, before: int) -> bool:
+    """Was ``fluent`` in a message to ``agent`` before event ``before``?"""
+    for ev in trace:
+        if ev.t is not None and ev.t >= before:
+            break
+        if ev.kind == "announce" and agent in ev.audience and any(
+                (c.predicate, *c.subject) == fluent for c in ev.content):
+            return True
+    return False
+
+
+def trivial_answers(trace, truth, q) -> dict:
+    """The two trivial answers of a question: ``as_self`` (``K(you)`` from the global truth) and
+    ``public_record`` (F is the chain's last agent's own fact or was said to it)."""
+    d = q if isinstance(q, dict) else asdict(q)
+    fluent = question_fluent(d["template"], d["subject"])
+    inner = chain_of(d)[-1]
+    record = fact_owner(trace.meta, d["template"], d["subject"]) == inner or said_to(trace, inner, fluent, d["t"])
+    return {"as_self": truth.knows_chain((d["asked"],), fluent, d["t"]), "public_record": record}
 
 
 def label(trace, qs) -> list[BlocksQuestion]:
@@ -100,5 +163,6 @@ def questions(trace, seed=None) -> list[BlocksQuestion]:
                                    lambda ev: move_questions(ev, trace.meta, seed), answer)
 
 
-__all__ = ["BlocksQuestion", "LEVELS", "TEMPLATES", "answer", "level_chain", "question_fluent", "question_text",
-           "is_move", "move_questions", "label", "questions"]
+__all__ = ["BlocksQuestion", "FORMS", "LEVELS", "TEMPLATES", "answer", "chain_of", "level_chain", "question_fluent",
+           "question_text", "is_move", "move_questions", "label", "questions", "fact_owner", "said_to",
+           "trivial_answers"]

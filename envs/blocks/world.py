@@ -1,10 +1,12 @@
-"""The COBLOCK world: a small 3D grid of coloured blocks, gravity, two builders with private inventories.
+"""The COBLOCK world: a 3D grid of coloured blocks, gravity, two builders with private inventories.
 
-Grid ``x`` 0..4, ``y`` (height) 0..3, ``z`` 0..2. Gravity, as the task states it: a block may be placed in
-an empty cell when the cell is on the ground (``y == 0``), or on top of a block (``(x, y-1, z)``), or next to
-a block horizontally (``x±1`` or ``z±1`` at the same height). A block may be removed only when every other
-block stays connected to the ground through such supports (no floating parts). A placed block comes from
-the placer's inventory; a removed block goes back into the remover's inventory.
+The action table's grid is ``x`` 0..9, ``y`` (height) 0..5, ``z`` 0..3 with six colours; a task's rules
+(:mod:`belief.envs.blocks.rules`) say which part of it is used and how gravity, removal and success work.
+Gravity: a block may be placed in an empty cell when the cell is on the ground (``y == 0``), or on top of a
+block (``(x, y-1, z)``), or next to a block horizontally (``x±1`` or ``z±1`` at the same height), and under
+the source's rules also right under a block (any of the six neighbours). A block may be removed only when
+every other block stays connected to the ground through such supports (no floating parts). A placed block
+comes from the placer's inventory; a removed block is lost (source) or goes back to the remover (project).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from belief.envs.blocks.rules import ALL_COLOURS, DEFAULT_RULES, GRID, rules_of
 from belief.errors import BeliefError
 
 AGENTS = ("alice", "bob")
-COLOURS = ("red", "green", "blue", "yellow", "purple")
-SIZE = (5, 4, 3)  # x, y (height), z
+COLOURS = ALL_COLOURS
+SIZE = GRID  # x, y (height), z
 Cell = tuple[int, int, int]
 
 
@@ -44,27 +47,29 @@ def cell_text(cell: Cell) -> str:
     return "({}, {}, {})".format(*cell)
 
 
-def supports(cell: Cell) -> list[Cell]:
-    """The cells whose block would hold a block in ``cell`` (below, and the horizontal neighbours)."""
+def supports(cell: Cell, hang: bool = False) -> list[Cell]:
+    """The cells whose block would hold a block in ``cell`` (below, the horizontal neighbours, and with
+    ``hang`` the cell above)."""
     x, y, z = cell
-    return [c for c in ((x, y - 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)) if in_grid(c)]
+    near = [(x, y - 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)] + ([(x, y + 1, z)] if hang else [])
+    return [c for c in near if in_grid(c)]
 
 
-def supported(cell: Cell, blocks) -> bool:
-    return cell[1] == 0 or any(c in blocks for c in supports(cell))
+def supported(cell: Cell, blocks, hang: bool = False) -> bool:
+    return cell[1] == 0 or any(c in blocks for c in supports(cell, hang))
 
 
-def grounded(blocks) -> bool:
+def grounded(blocks, hang: bool = False) -> bool:
     """Is every block connected to the ground through supports (see :func:`supports`, both directions)?"""
-    return not floating(blocks)
+    return not floating(blocks, hang)
 
 
-def resting_on(blocks, cell: Cell) -> set:
+def resting_on(blocks, cell: Cell, hang: bool = False) -> set:
     """The blocks that would float if the block in ``cell`` were removed."""
-    return floating(set(blocks) - {cell})
+    return floating(set(blocks) - {cell}, hang)
 
 
-def floating(blocks) -> set:
+def floating(blocks, hang: bool = False) -> set:
     """The blocks not connected to the ground through supports."""
     cells = set(blocks)
     reached = {c for c in cells if c[1] == 0}
@@ -72,7 +77,8 @@ def floating(blocks) -> set:
     while frontier:
         c = frontier.pop()
         x, y, z = c
-        for n in ((x, y + 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)):
+        near = [(x, y + 1, z), (x - 1, y, z), (x + 1, y, z), (x, y, z - 1), (x, y, z + 1)] + ([(x, y - 1, z)] if hang else [])
+        for n in near:
             if n in cells and n not in reached:
                 reached.add(n)
                 frontier.append(n)
@@ -97,6 +103,8 @@ class Task:
     goals: dict            # agent -> {cell: colour}
     inventories: dict      # agent -> Counter(colour -> count)
     plan: tuple            # Steps in an order gravity allows; proves the task solvable
+    rules: str = DEFAULT_RULES
+    shapes: tuple = ()     # the source's structure types of each goal, e.g. (("alice", "arch"), ("bob", "tower"))
 
     @property
     def target(self) -> dict:
@@ -109,7 +117,8 @@ class Task:
         return {"family": self.family, "seed": self.seed,
                 "goals": {a: [[*c, col] for c, col in sorted(g.items())] for a, g in self.goals.items()},
                 "inventories": {a: dict(inv) for a, inv in self.inventories.items()},
-                "plan": [[*s.cell, s.colour, s.builder] for s in self.plan]}
+                "plan": [[*s.cell, s.colour, s.builder] for s in self.plan], "rules": self.rules,
+                "shapes": [list(x) for x in self.shapes]}
 
 
 @dataclass
@@ -123,16 +132,25 @@ class World:
     def start(cls, task: Task) -> "World":
         return cls(task, inventories={a: Counter(inv) for a, inv in task.inventories.items()})
 
+    @property
+    def rules(self):
+        return rules_of(self.task.rules)
+
     def can_place(self, agent: str, cell: Cell, colour: str) -> bool:
-        return (in_grid(cell) and cell not in self.blocks and self.inventories[agent][colour] > 0
-                and supported(cell, self.blocks))
+        return (self.rules.in_box(cell) and cell not in self.blocks and self.inventories[agent][colour] > 0
+                and supported(cell, self.blocks, self.rules.hang))
+
+    def placeable_cells(self) -> list[Cell]:
+        """The empty cells of the rules' box where gravity allows a block now (any colour)."""
+        rules = self.rules
+        return [c for c in CELLS if c not in self.blocks and rules.in_box(c) and supported(c, self.blocks, rules.hang)]
 
     def can_remove(self, cell: Cell) -> bool:
         if cell not in self.blocks:
             return False
         rest = dict(self.blocks)
         del rest[cell]
-        return grounded(rest)
+        return grounded(rest, self.rules.hang)
 
     def place(self, agent: str, cell: Cell, colour: str) -> None:
         if not self.can_place(agent, cell, colour):
@@ -146,17 +164,32 @@ class World:
             raise BlocksError(f"{agent} cannot remove the block at {cell_text(cell)}")
         colour = self.blocks.pop(cell)
         self.placed_by.pop(cell, None)
-        self.inventories[agent][colour] += 1
+        if self.rules.removed_returns:
+            self.inventories[agent][colour] += 1
         return colour
 
     def complete(self) -> bool:
-        return self.blocks == self.task.target
+        target = self.task.target
+        if self.rules.exact_target:
+            return self.blocks == target
+        return all(self.blocks.get(c) == col for c, col in target.items())
 
     def workload(self) -> dict:
         """Blocks of the target structure (right colour, right cell) per agent who placed them."""
         target = self.task.target
         counts = Counter(self.placed_by[c] for c, col in self.blocks.items() if target.get(c) == col)
         return {a: counts.get(a, 0) for a in AGENTS}
+
+
+def replay_plan(task: Task) -> World:
+    """Build the task by its plan; BlocksError if a step breaks gravity or an inventory (never, by construction)."""
+    w = World.start(task)
+    for s in task.plan:
+        w.place(s.builder, s.cell, s.colour)
+    if not w.complete():
+        raise BlocksError(f"task {task.seed}: the plan does not build the target")
+    return w
+
 
 
 def balance(a: int, b: int) -> float:
@@ -181,7 +214,40 @@ def optimal_balance(task: Task) -> float:
     return best
 
 
+def optimal_assignment(task: Task) -> dict:
+    """Algorithm 1 of the source (appendix A.4): target blocks of a colour only one agent holds go to it; the
+    blocks of colours both hold are dealt one by one to the agent with fewer blocks so far (alice on ties),
+    never beyond what an agent holds. Returns ``{agent: N*}``."""
+    ia, ib = (task.inventories[a] for a in AGENTS)
+    count = {a: 0 for a in AGENTS}
+    mutual = []
+    for cell, c in sorted(task.target.items()):
+        if ia[c] > 0 and ib[c] > 0:
+            mutual.append(c)
+        else:
+            count["alice" if ia[c] > 0 else "bob"] += 1
+    used = {a: Counter() for a in AGENTS}
+    for c in mutual:
+        first = "alice" if count["alice"] <= count["bob"] else "bob"
+        other = "bob" if first == "alice" else "alice"
+        who = first if used[first][c] < task.inventories[first][c] else other
+        used[who][c] += 1
+        count[who] += 1
+    return count
+
+
+def source_balance(actions: dict, optimal: dict):
+    """Eq. 2-3 of the source: a = N_a * N*_b / N*_a, b = N_b, gamma = a*b / (a^2 + b^2) (0.5 when the agents
+    split the work as the optimal assignment does); None when the optimal assignment leaves an agent nothing
+    (the normalisation is undefined)."""
+    na, nb = (actions[a] for a in AGENTS)
+    sa, sb = (optimal[a] for a in AGENTS)
+    if sa == 0 or sb == 0:
+        return None
+    return balance(na * sb / sa, nb)
+
+
 __all__ = ["AGENTS", "COLOURS", "SIZE", "CELLS", "CELL_INDEX", "Cell", "BlocksError", "Step", "Task", "World",
            "all_cells", "in_grid", "cell_name", "cell_text", "supports", "supported", "grounded", "floating",
            "resting_on", "balance",
-           "optimal_balance"]
+           "optimal_balance", "optimal_assignment", "source_balance", "replay_plan"]

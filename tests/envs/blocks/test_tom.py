@@ -6,13 +6,14 @@ from belief.truth.checker import check
 from belief.envs.blocks import environment as blocks_v0
 from belief.envs.blocks.events import f_inventory, f_owner, f_target
 from belief.envs.blocks.text import MESSAGE, WAIT, place_action
-from belief.envs.blocks.tom import answer, questions
+from belief.envs.blocks.tom import answer, fact_owner, question_fluent, questions, said_to, trivial_answers
 from belief.envs.blocks.world import Task
 from belief.truth.filter import private_trace
+from belief.truth.index import is_marker
 
 A0, A1, B0 = (0, 0, 0), (0, 1, 0), (3, 0, 0)
 TASK = Task("skill", 0, {"alice": {A0: "red", A1: "blue"}, "bob": {B0: "green"}},
-            {"alice": Counter(red=1, yellow=1), "bob": Counter(green=1, blue=1)}, ())
+            {"alice": Counter(red=1, yellow=1), "bob": Counter(green=1, blue=1)}, (), "project")
 
 
 def env():
@@ -41,7 +42,7 @@ def test_a_message_makes_the_partner_know_and_the_sender_aware():
     assert bob.knows("bob", f_target(A1)) and bob.value(("bob",), f_owner(A1)) == "alice"
 
 
-def test_a_placement_updates_a_known_count_and_unsettles_an_unknown_one():
+def test_a_placement_updates_a_known_count_and_leaves_an_unknown_one_unknown():
     e = env()
     e.say([(f_inventory("alice", "red"), 1)])
     e.step(MESSAGE)
@@ -65,10 +66,36 @@ def test_questions_are_labelled_by_the_checker_and_private_answers_agree_here():
     e.step(place_action(B0, "green"))
     e.step(place_action(A0, "red"))
     qs = questions(e.trace)
-    assert len(qs) == 9 and [q.to_json() for q in qs] == [q.to_json() for q in questions(e.trace)]
+    assert len(qs) == 12 and [q.to_json() for q in qs] == [q.to_json() for q in questions(e.trace)]
     truth = check(e.trace)
     for q in qs:
         assert q.answer == answer(truth, q, q.t)
         # every event that matters here is seen or told: the asked builder's own record gives the same answer
+        # (a definite value in its record, no one lying here, or the knowledge the checker grants there)
         mine = check(private_trace(type(e.trace)(e.trace.events[:q.t + 1], meta=e.trace.meta), q.asked))
-        assert answer(mine, q.public()) == q.answer
+        fluent = question_fluent(q.template, q.subject)
+        v = mine.value(tuple(q.chain), fluent)
+        assert ((v is not None and not is_marker(v)) or answer(mine, q.public())) == q.answer
+
+
+def test_the_second_order_forms_and_the_trivial_answerers():
+    e = env()
+    e.step(WAIT)                                                 # alice waits: nothing told yet
+    q = next(q for q in questions(e.trace) if q.form == "you_know_x_knows" and q.template == "target"
+             and tuple(q.subject) in (A0, A1))
+    assert q.chain == ["alice", "bob"] and "Do you know that Bob knows" in q.text
+    assert q.answer is False                                     # alice knows her goal, not that bob does
+    truth = check(e.trace)
+    trivial = trivial_answers(e.trace, truth, q)
+    assert trivial == {"as_self": True, "public_record": False}  # answering as herself is wrong here
+    x = next(p for p in questions(e.trace) if p.form == "x_knows_you_know" and p.turn == q.turn)
+    assert x.chain == ["bob", "alice"] and x.answer is True and x.type == "second_order/x_knows_you_know/target"
+
+
+def test_told_facts_are_on_the_public_record():
+    e = env()
+    e.say([(f_target(A1), "blue"), (f_owner(A1), "alice")])
+    e.step(MESSAGE)
+    assert said_to(e.trace, "bob", f_target(A1), len(e.trace)) and not said_to(e.trace, "bob", f_target(A0), len(e.trace))
+    assert fact_owner(e.trace.meta, "target", list(A1)) == "alice"
+    assert fact_owner(e.trace.meta, "inventory", ["bob", "red"]) == "bob"
