@@ -356,7 +356,9 @@ class GroundTruth:
                 for i in uniq:
                     smask |= 1 << i
             j = self._latest_group(idx, uniq, smask, pos)
-            while j >= 0 and idx.conds and not self._cond_ok(idx, j, chain):
+            percs = idx.percs
+            while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
+                              or (idx.conds and not self._cond_ok(idx, j, chain))):
                 j = self._latest_group(idx, uniq, smask, j - 1)
             if j >= 0:
                 best_seq = idx.seqs[j]
@@ -482,6 +484,8 @@ class GroundTruth:
             j = wlist[k]
             k -= 1
             seen = (idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+            if seen and idx.percs and j in idx.percs:  # in a1's view of the update, did the others perceive it?
+                seen = idx.percs[j].follows((a1, *rest))
             if seen and self._cond_ok(idx, j, chain):
                 return idx.values[j] is not UNSURE
             if idx.changes[j]:
