@@ -45,8 +45,10 @@ def _perceived(ev, w: int, observers: list, named: list):
         update["overheard_by"] = tuple(b for i, b in enumerate(outsiders) if bits >> i & 1) or (outsiders[0],)
     elif choice in (3, 5, 7) and outsiders:
         update["secret_observers"] = tuple(b for i, b in enumerate(outsiders) if bits >> i & 1) or (outsiders[-1],)
-    if choice in (4, 5) and observers:
-        update["inattentive"] = tuple(b for i, b in enumerate(observers) if bits >> (i + 1) & 1) or (observers[0],)
+    if choice in (4, 5):
+        attentive = [b for b in observers if b not in ev.actors]
+        if attentive:
+            update["inattentive"] = tuple(b for i, b in enumerate(attentive) if bits >> (i + 1) & 1) or (attentive[0],)
     if choice == 6 and observers:
         r = bits
         believed = {}

@@ -395,7 +395,10 @@ class IndexBuilder:
             if observers >> self.aid[a] & 1:
                 self.fail(ev, f"{a} is a secret observer but also a plain observer of the event (only an agent "
                               f"who would not observe it can perceive it secretly)")
+        actors = set(ev.actors)
         for a in ev.inattentive or ():
+            if a in actors:
+                self.fail(ev, f"{a} acts in the event, so it cannot be inattentive to it")
             if not observers >> self.aid[a] & 1:
                 self.fail(ev, f"{a} is inattentive but does not observe the event (inattentive agents are "
                               f"observers who miss it)")

@@ -148,6 +148,7 @@ BASE = [{"kind": "enter", "agents": ["Anne", "Bob"], "room": "kitchen"},
     ({"inattentive": ["Bob"], "secret_observers": ["Bob"]}, "cannot be both a secret observer and inattentive"),
     ({"inattentive": ["Bob"], "perceived_as": {"Bob": ["Anne"]}}, "Bob is inattentive"),
     ({"overheard_by": ["Carl"]}, "overheard_by"),  # only messages have hidden listeners
+    ({"inattentive": ["Anne"]}, "Anne acts in the event, so it cannot be inattentive to it"),
 ])
 def test_bad_perception_fields_are_one_line_errors(extra, message):
     """Each error is one line that says where: the trace file's line (a field alone is wrong) or the event."""
