@@ -100,9 +100,10 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
                 chapter += 1
             others = [b for b in agents if b != a and loc[b] is None and (z >> 2) % 2]
             group = (a, *others[:1])
+            left = loc[a] if loc[a] != r else None  # those in the room it leaves see it go
             for b in group:
                 loc[b] = r
-            observers = [b for b in agents if loc[b] == r]
+            observers = [b for b in agents if loc[b] is not None and loc[b] in (r, left)]
             tr.append(Enter(agents=group, room=r, chapter=chapter))
         elif op == 1:
             tr.append(Exit(agents=(a,), room=loc[a], chapter=chapter))

@@ -106,15 +106,17 @@ class PrivateTrace:
     def _as_believed(self, ev) -> dict:
         """The perception fields of the agent's copy of ``ev``: perceived by whom the agent believes."""
         mine = self._mine
-        named = set(mine.aid) | set(ev.actors) | set(getattr(ev, "recipients", None) or ()) \
+        named = set(mine.aid) | {self.agent} | set(ev.actors) | set(getattr(ev, "recipients", None) or ()) \
             | set(getattr(ev, "audience", None) or ()) | set(getattr(ev, "observers", None) or ())
         plain = ev.model_copy(update={"secret_observers": None, "inattentive": None, "perceived_as": None,
                                       **({"overheard_by": None} if ev.kind in ("tell", "announce") else {})})
         observers = self._names(mine, mine.event_observers(plain)) if plain.kind != "noise" else set()
         if self._believed is not None:  # its own perceived_as entry
             believed = self._believed
-        else:  # the observers it believes there, and itself
+        elif self.agent in ev.secret:  # the observers it believes there, and itself
             believed = observers | {self.agent}
+        else:  # the observers it believes there (itself among them, or a witness of their observation)
+            believed = observers
         secret = sorted(a for a in believed - observers if a in named)
         inattentive = sorted(a for a in observers - believed if a not in ev.actors)
         perceivers = (observers - set(inattentive)) | set(secret)
@@ -129,13 +131,33 @@ class PrivateTrace:
         return out
 
     def _present_in_record(self, agents, room: Optional[str]) -> None:
-        """Agents seen in ``room`` that the agent's record does not place there are first seen there."""
+        """Agents seen in ``room`` that the agent's record does not place there (it missed them come in, or it
+        peeks into the room) are put there by an ``enter`` the agent is inattentive to: seeing someone act
+        shows where they are now, not that the agent saw them arrive."""
         if room is None:
             return
         unseen = tuple(sorted(a for a in agents if self._mine.loc.get(a) != room))
         if unseen:
-            self.trace.append(Enter(agents=unseen, room=room))
-            self._mine.step(self.trace[-1], len(self.trace) - 1)
+            self._unnoticed(Enter(agents=unseen, room=room))
+
+    def _sync(self, agents) -> None:
+        """Put ``agents`` where the world has them, unnoticed by the agent (see :meth:`_present_in_record`)."""
+        for a in sorted(agents):
+            where, mine = self._world.loc.get(a), self._mine.loc.get(a)
+            if where == mine or a == self.agent:
+                continue
+            if where is None:
+                self._unnoticed(Exit(agents=(a,), room=mine))
+            else:
+                self._unnoticed(Enter(agents=(a,), room=where))
+
+    def _unnoticed(self, ev) -> None:
+        mine = self._mine
+        me = mine.aid.get(self.agent)
+        if me is not None and self.agent not in ev.actors and mine.event_observers(ev) >> me & 1:
+            ev = ev.model_copy(update={"inattentive": (self.agent,)})
+        self.trace.append(ev)
+        mine.step(self.trace[-1], len(self.trace) - 1)
 
     def _room_of_event(self, ev) -> Optional[str]:
         if ev.kind == "exit":
@@ -148,7 +170,7 @@ class PrivateTrace:
     def _secretly(self, ev):
         """The agent perceives ``ev`` from outside (peeking, overhearing): it sees who is in the room too."""
         room = self._room_of_event(ev)
-        self._present_in_record(self._present(room) if room is not None else (), room)
+        self._sync(set(self._present(room) if room is not None else ()) | set(ev.actors))
         if ev.kind == "observe":
             values = ev.values if ev.values is not None else tuple(self._world.reality.get(tuple(f)) for f in ev.fluents)
             sees = ev.given is None or self._believes(ev.given.fluent, ev.given.values)
@@ -223,17 +245,27 @@ class PrivateTrace:
             # entering a room leaves the old one: those who saw the agent there see it go
             left = tuple(sorted(a for a in ev.agents if a != me and self._world.loc.get(a) not in (None, ev.room)
                                 and me in self._present(self._world.loc.get(a))))
+            self._world_room_before = {a: self._world.loc.get(a) for a in left}
             self._world_step(ev)
             if me not in self._present(ev.room):
+                for a in left:
+                    self._present_in_record((a,), self._world_room_before.get(a))
                 return self._keep(Exit(agents=left)) if left else None
             if me in ev.agents:  # arriving, the agent finds gone whoever it thought was there
                 present = self._present(ev.room)
                 gone = tuple(sorted(a for a, r in self._mine.loc.items() if r == ev.room and a not in present))
-                if gone:
-                    self._keep(Exit(agents=gone, room=ev.room))
+                if gone:  # (unnoticed if it is already there: it learns where they are not, not where they are)
+                    self._unnoticed(Exit(agents=gone, room=ev.room))
             kept = self._keep(ev)
             if me in ev.agents:
                 self._arrival(ev)
+            elif not ev.quiet:  # everyone present looks again: what it missed in its own room (inattentive)
+                present = self._present(ev.room)
+                unseen = sorted(a for a in present - set(ev.agents) if self._mine.loc.get(a) != ev.room)
+                if unseen:
+                    self._keep(Enter(agents=tuple(unseen), room=ev.room))
+                for f in self._missing(ev.room, present):
+                    self._keep(Statement(predicate=f[0], subject=f[1:], value=self._world.reality[f], room=ev.room))
             return kept
         if kind == "exit":
             rooms = {self._world.loc.get(a) for a in ev.agents}

@@ -353,8 +353,13 @@ class IndexBuilder:
     def event_observers(self, ev) -> int:
         """The agents who observe the event by default (before it happens), as a mask."""
         k = ev.kind
-        if k == "enter":
-            return self.occ.get(ev.room, 0) | self.mask_of(ev.agents)
+        if k == "enter":  # those in the room, and those in the rooms the arrivals leave
+            m = self.occ.get(ev.room, 0) | self.mask_of(ev.agents)
+            for a in ev.agents:
+                old = self.loc.get(a)
+                if old is not None and old != ev.room:
+                    m |= self.occ.get(old, 0)
+            return m
         if k == "exit":
             m = 0
             for a in ev.agents:
@@ -384,6 +389,7 @@ class IndexBuilder:
         named = set(ev.actors)
         for name in ("recipients", "audience", "visible_to", "witnesses", "observers"):
             named.update(getattr(ev, name, None) or ())
+        named.add((getattr(self.trace, "meta", None) or {}).get("private_to"))  # a private trace's owner
         for a in perception_agents(ev):
             if a not in self.aid and a not in named:
                 self.fail(ev, f"unknown agent {a!r} in its perception fields (secret_observers, inattentive, "
