@@ -17,6 +17,12 @@ Events are pydantic v2 models, a discriminated union on ``kind``::
     action     an environment-specific action with explicit fluent effects (``params`` is metadata
                for people and question samplers; the checker reads only ``effects``/``visible_to``)
 
+Any event may also say who perceived it beyond the default (every observer, common knowledge):
+``secret_observers`` (perceive it unknown to the others), ``inattentive`` (observers who miss it),
+``perceived_as`` (the general form: perceiver -> the agents it believes perceived it); messages take
+``overheard_by`` (hidden listeners), changes ``opaque`` (inside a closed container: not shown to later
+arrivals) and ``enter`` ``quiet`` (only the arriving agents look). docs/logic.md gives the semantics.
+
 Every event carries ``t`` (its index in the trace), an optional ``room`` (when omitted it is derived
 from the actor's location by the checker, so observer sets are never hand-written), an optional
 ``chapter`` and ``source_line`` / ``source`` (where the event came from, for error messages and
