@@ -113,6 +113,8 @@ class _Event(BaseModel):
     @property
     def has_perception(self) -> bool:
         """Does the event say who perceived it beyond the default (every observer, common knowledge)?"""
+        if self.secret_observers is None and self.inattentive is None and self.perceived_as is None:
+            return False
         return bool(self.secret or self.inattentive or self.perceived_as)
 
     @property
@@ -362,6 +364,10 @@ class Tell(_Event):
     def secret(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
 
+    @property
+    def has_perception(self) -> bool:
+        return bool(self.secret or self.inattentive or self.perceived_as)
+
     @model_validator(mode="before")
     @classmethod
     def _norm(cls, d):
@@ -393,6 +399,10 @@ class Announce(_Event):
     @property
     def secret(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
+
+    @property
+    def has_perception(self) -> bool:
+        return bool(self.secret or self.inattentive or self.perceived_as)
 
     @model_validator(mode="before")
     @classmethod
