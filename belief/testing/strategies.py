@@ -9,7 +9,8 @@ Import them in your own tests::
     def test_my_tracker_round_trips(fact): ...
 
 ``traces()`` gives random consistent episode traces (enters, exits, moves, statements, observations,
-private and public messages) for checkers and trackers.  Everything generated is valid: names match the grammar, formulas are in normal form, and
+private and public messages; with ``perception=True`` also secret observers, inattentive observers, hidden
+listeners, ``perceived_as``, opaque changes and quiet entries) for checkers and trackers.  Everything generated is valid: names match the grammar, formulas are in normal form, and
 ``parse(print(f)) == f`` holds in both surfaces.
 """
 

@@ -5,6 +5,9 @@ enters (alone or in pairs, sometimes opening a new chapter), exits, moves into a
 statements, private observations (some witnessed by others, some only by those who believed a
 condition, some naming the value seen), possible changes, private tells and public announcements
 (truthful or not), noops and noise, over a small world of agents ``A..D``, rooms ``r0..r2`` with two boxes each, and two objects.
+With ``perception=True`` events also say who perceived them beyond the default: secret observers (peeking,
+also from other rooms), inattentive observers, hidden listeners of messages (``overheard_by``), the general
+``perceived_as``, opaque changes inside containers and quiet entries (docs/logic.md).
 
     from belief.testing.strategies import traces
 
@@ -29,16 +32,66 @@ BOXES = {r: [f"{r}_box0", f"{r}_box1"] for r in ROOMS}
 # random consistent traces
 # --------------------------------------------------------------------------------------------
 
+def _perceived(ev, w: int, observers: list, named: list):
+    """``ev`` with perception fields chosen by the integer ``w`` (0..255), valid for ``observers``."""
+    choice, bits = w % 8, w >> 3
+    outsiders = [b for b in named if b not in observers]
+    update: dict = {}
+    if choice == 7 and ev.kind in ("move", "statement"):
+        update["opaque"] = True
+    elif choice == 7 and ev.kind == "enter":
+        update["quiet"] = True
+    elif choice == 7 and ev.kind in ("tell", "announce") and outsiders:
+        update["overheard_by"] = tuple(b for i, b in enumerate(outsiders) if bits >> i & 1) or (outsiders[0],)
+    elif choice in (3, 5, 7) and outsiders:
+        update["secret_observers"] = tuple(b for i, b in enumerate(outsiders) if bits >> i & 1) or (outsiders[-1],)
+    if choice in (4, 5):
+        attentive = [b for b in observers if b not in ev.actors]
+        if attentive:
+            update["inattentive"] = tuple(b for i, b in enumerate(attentive) if bits >> (i + 1) & 1) or (attentive[0],)
+    if choice == 6 and observers:
+        r = bits
+        believed = {}
+        for b in observers:
+            if r & 1:
+                r = (r * 37 + 11) % 251
+                believed[b] = tuple(c for i, c in enumerate(named) if r >> i & 1)
+            r >>= 1
+        if believed:
+            update["perceived_as"] = believed
+    return ev.model_copy(update=update) if update else ev
+
+
 def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False) -> Trace:
-    """Interpret integer tuples as actions of a consistent story (so hypothesis can shrink them)."""
+    """Interpret integer tuples as actions of a consistent story (so hypothesis can shrink them).
+
+    A step is ``(op, x, y, z)``, or ``(op, x, y, z, w)`` where ``w`` chooses the event's perception fields.
+    """
     agents = AGENTS[:n_agents]
     rooms = ROOMS[:n_rooms]
     loc = {a: None for a in agents}
     obj_loc: dict = {}
-    tr = Trace()
     chapter = 1
-    for op, x, y, z in steps:
+    named: dict = {}  # agents the trace has named so far (perception fields may name only those)
+    w = 0
+    observers: list = []
+
+    class _Story(Trace):
+        def append(self, ev):  # noqa: D401 - decorate each event with perception fields chosen by w
+            for b in ev.actors + tuple(getattr(ev, "recipients", None) or ()) + tuple(getattr(ev, "audience", None) or ()) \
+                    + tuple(getattr(ev, "observers", None) or ()) + tuple(getattr(ev, "witnesses", None) or ()):
+                named.setdefault(b, None)
+            if w and ev.kind not in ("noop", "noise"):
+                ev = _perceived(ev, w, observers, list(named))
+            return super().append(ev)
+
+    tr = _Story()
+    for step in steps:
+        op, x, y, z = step[:4]
+        w = step[4] if len(step) > 4 else 0
         a = agents[x % n_agents]
+        here = loc[a]
+        observers = [b for b in agents if here is not None and loc[b] == here]
         inside = [b for b in agents if loc[b] is not None]
         op %= N_OPS
         if op == 0 or (op in (1, 2, 5, 6, 7) and loc[a] is None):
@@ -47,8 +100,10 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
                 chapter += 1
             others = [b for b in agents if b != a and loc[b] is None and (z >> 2) % 2]
             group = (a, *others[:1])
+            left = loc[a] if loc[a] != r else None  # those in the room it leaves see it go
             for b in group:
                 loc[b] = r
+            observers = [b for b in agents if loc[b] is not None and loc[b] in (r, left)]
             tr.append(Enter(agents=group, room=r, chapter=chapter))
         elif op == 1:
             tr.append(Exit(agents=(a,), room=loc[a], chapter=chapter))
@@ -63,10 +118,12 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
             o = OBJECTS[z % len(OBJECTS)]
             box = BOXES[r][(z >> 1) % 2]
             obj_loc[o] = box
+            observers = [b for b in agents if loc[b] == r]
             tr.append(Statement(subject=(o,), value=box, room=r, chapter=chapter))
         elif op == 4:
             o = OBJECTS[y % len(OBJECTS)]
             if o in obj_loc:
+                observers = [a]
                 tr.append(Observe(agents=(a,), fluents=(("in", o),)))
             else:
                 tr.append(Noise(text="nothing"))
@@ -86,9 +143,11 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
                 rec = agents[(x + 1 + z % (n_agents - 1)) % n_agents]
                 if rec == a:
                     rec = agents[(x + 1) % n_agents]
+                observers = [a, rec]
                 tr.append(Tell(sender=a, recipients=(rec,), content=content, chapter=chapter))
             elif (z >> 3) % 2 and n_agents > 1:  # an audience other than the sender
                 aud = tuple(b for b in agents if b != a and (z >> (4 + agents.index(b))) % 2)
+                observers = [a, *(aud or (agents[(x + 1) % n_agents],))]
                 tr.append(Announce(sender=a, audience=aud or (agents[(x + 1) % n_agents],), content=content,
                                    chapter=chapter))
             else:
@@ -97,16 +156,19 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
             tr.append(Noop(agent=a, room=loc[a]))
         elif op == 8 and inside:
             b = inside[y % len(inside)]
+            observers = [c for c in agents if loc[c] == loc[b]]
             tr.append(Exit(agents=(b,), chapter=chapter))
             loc[b] = None
         elif op == 10:
             o = OBJECTS[y % len(OBJECTS)]
-            observers = tuple(b for b in agents if b == a or (z >> agents.index(b)) % 2)
-            tr.append(Possible(agent=a if z % 3 else None, observers=observers, fluents=(("in", o),)))
+            seen_by = tuple(b for b in agents if b == a or (z >> agents.index(b)) % 2)
+            observers = list(seen_by)
+            tr.append(Possible(agent=a if z % 3 else None, observers=seen_by, fluents=(("in", o),)))
         elif op == 11:
             o = OBJECTS[y % len(OBJECTS)]
             witnesses = tuple(b for b in agents if b == a or (z >> agents.index(b)) % 2)
             kind = (z >> 5) % 4
+            observers = list(witnesses) if kind == 1 else [a]
             if kind == 0:    # witnessed by others who do not see the value
                 tr.append(Observe(agents=(a,), fluents=(("in", o),), witnesses=witnesses))
             elif kind == 1:  # only those who thought the object was in a given box see where it is
@@ -123,7 +185,7 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
                 tr.append(Observe(agents=(a,), fluents=(("in", o),), values=(obj_loc[o],), witnesses=witnesses))
         else:
             tr.append(Noise(text="noise"))
-    return tr
+    return Trace(tr)
 
 
 #: how many kinds of operation build_trace interprets
@@ -136,10 +198,17 @@ steps_st = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.i
 
 
 
-def traces(n_agents: int = 3, n_rooms: int = 2, max_steps: int = 28, truthful: bool = False):
+#: steps whose events may also say who perceived them (a fifth integer: see :func:`_perceived`)
+perceived_steps_st = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7),
+                                        st.integers(0, 255), st.integers(0, 255)), min_size=1, max_size=28)
+
+
+def traces(n_agents: int = 3, n_rooms: int = 2, max_steps: int = 28, truthful: bool = False,
+           perception: bool = False):
     """Strategy of consistent random traces (see the module docstring)."""
     if not 1 <= n_agents <= len(AGENTS) or not 1 <= n_rooms <= len(ROOMS):
         raise ValueError(f"n_agents must be in 1..{len(AGENTS)} and n_rooms in 1..{len(ROOMS)}")
-    steps = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255)),
-                     min_size=1, max_size=max_steps)
+    extra = (st.integers(0, 255),) if perception else ()
+    steps = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255),
+                               *extra), min_size=1, max_size=max_steps)
     return steps.map(lambda s: build_trace(n_agents, n_rooms, s, truthful))

@@ -68,8 +68,12 @@ class Explanation:
             else:
                 how = {"seen-on-entering": "seen on entering", "told": "told (shared by sender and recipients)"}.get(
                     p.how, p.how)
-                lines.append(f"{who}: {self.value}, {how} at {_ev(p)}; present: {', '.join(p.observers)} "
-                             f"(includes all of {', '.join(agents)})")
+                if p.event is not None and p.event.has_perception:
+                    lines.append(f"{who}: {self.value}, {how} at {_ev(p)}; perceived by: {', '.join(p.observers)} "
+                                 f"(the chain follows who each believes perceived it: {_perception_text(p.event)})")
+                else:
+                    lines.append(f"{who}: {self.value}, {how} at {_ev(p)}; present: {', '.join(p.observers)} "
+                                 f"(includes all of {', '.join(agents)})")
         for p, absent in self.missed:
             lines.append(f"  not followed: {_ev(p)} -> {p.value}; absent: {', '.join(absent) or '-'}")
         if self.whereabouts:
@@ -88,6 +92,17 @@ class Explanation:
             "whereabouts": self.whereabouts,
             "text": self.text,
         }
+
+
+def _perception_text(ev) -> str:
+    parts = []
+    if ev.secret:
+        parts.append(f"secretly perceived by {', '.join(ev.secret)}")
+    if ev.inattentive:
+        parts.append(f"missed by {', '.join(ev.inattentive)}")
+    for a, agents in (ev.perceived_as or {}).items():
+        parts.append(f"{a} believes {', '.join(agents) or 'nobody'} perceived it")
+    return "; ".join(parts)
 
 
 def explain(truth: GroundTruth, chain, fluent, at: Optional[int] = None) -> Explanation:

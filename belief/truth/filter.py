@@ -15,6 +15,13 @@ masks what it did not see:
 * ``tell`` / ``announce``: kept when the agent sent or heard them;
 * ``noop`` / ``noise``: dropped.
 
+Perception that is not common knowledge (docs/logic.md): an agent the event names ``inattentive`` gets
+nothing of it; a secret observer or hidden listener gets it although it is elsewhere (peeking, it also sees
+who is in the room); and the copy an agent keeps says who perceived it *as that agent believes*: the agents it
+believes perceived it (the observers; its ``perceived_as`` entry when it has one) and the others' views it
+believes in; secret observers it does not know of are left out. Someone seen acting in a room the agent's
+record does not place them in is first seen there (an ``enter``).
+
 An agent's own belief tracker can be the general checker run on its private trace: that is how the
 bomb game's belief agent answers ToM questions, never from the global trace. The filter is pure; the
 incremental form :class:`PrivateTrace` lets an environment hand each agent its new perceptions as it goes.
@@ -48,6 +55,8 @@ class PrivateTrace:
         self._world = IndexBuilder(None, get_policy(policy))       # the global trace, as it comes
         self._mine = IndexBuilder(self.trace, get_policy(policy))  # the private trace so far
         self._seen = 0
+        self._original = None                 # the event being fed, when it says who perceived it
+        self._believed: Optional[set] = None  # who the agent believes perceived it, when it says so itself
 
     # --- the world, for naming the values the agent saw ----------------------------------------
     def _world_step(self, ev) -> None:
@@ -64,6 +73,8 @@ class PrivateTrace:
         return self._world.loc.get(agent) if agent else None
 
     def _keep(self, ev, **update):
+        if ev is self._original:
+            update.update(self._as_believed(ev.model_copy(update=update)))
         ev = self.trace.append(ev.model_copy(update={"t": None, **update}))
         if ev.kind not in _BELIEF_ONLY:
             self._mine.step(ev, ev.t)
@@ -85,13 +96,101 @@ class PrivateTrace:
         unseen = sorted(a for a in present - set(ev.agents) if self._mine.loc.get(a) != room)
         if unseen:
             self._keep(Enter(agents=tuple(unseen), room=room))
-        at_fluents = {("at", a) for a in present}
-        missing = [f for f in self._world.room_fluents.get(room, ())
-                   if f not in at_fluents and self._world.reality.get(f) is not None
-                   and (self._mine.fluent_room.get(f) != room
-                        or self._mine.reality.get(f) != self._world.reality.get(f))]
-        for f in missing:
+        for f in self._missing(room, present):
             self._keep(Statement(predicate=f[0], subject=f[1:], value=self._world.reality[f], room=room))
+
+    # --- perception that is not common knowledge ---------------------------------------------------
+    def _names(self, builder: IndexBuilder, mask: int) -> set:
+        return {builder.agents[i] for i in builder.ids(mask)}
+
+    def _as_believed(self, ev) -> dict:
+        """The perception fields of the agent's copy of ``ev``: perceived by whom the agent believes."""
+        mine = self._mine
+        named = set(mine.aid) | {self.agent} | set(ev.actors) | set(getattr(ev, "recipients", None) or ()) \
+            | set(getattr(ev, "audience", None) or ()) | set(getattr(ev, "observers", None) or ())
+        plain = ev.model_copy(update={"secret_observers": None, "inattentive": None, "perceived_as": None,
+                                      **({"overheard_by": None} if ev.kind in ("tell", "announce") else {})})
+        observers = self._names(mine, mine.event_observers(plain)) if plain.kind != "noise" else set()
+        if self._believed is not None:  # its own perceived_as entry
+            believed = self._believed
+        elif self.agent in ev.secret:  # the observers it believes there, and itself
+            believed = observers | {self.agent}
+        else:  # the observers it believes there (itself among them, or a witness of their observation)
+            believed = observers
+        secret = sorted(a for a in believed - observers if a in named)
+        inattentive = sorted(a for a in observers - believed if a not in ev.actors)
+        perceivers = (observers - set(inattentive)) | set(secret)
+        views = {a: tuple(b for b in agents if b in named) for a, agents in (ev.perceived_as or {}).items()
+                 if a in perceivers}
+        if self.agent in (ev.perceived_as or {}):
+            views[self.agent] = tuple(sorted(b for b in believed if b in named))
+        out = {"secret_observers": tuple(secret) or None, "inattentive": tuple(inattentive) or None,
+               "perceived_as": views or None}
+        if ev.kind in ("tell", "announce"):
+            out["overheard_by"] = None
+        return out
+
+    def _present_in_record(self, agents, room: Optional[str]) -> None:
+        """Agents seen in ``room`` that the agent's record does not place there (it missed them come in, or it
+        peeks into the room) are put there by an ``enter`` the agent is inattentive to: seeing someone act
+        shows where they are now, not that the agent saw them arrive."""
+        if room is None:
+            return
+        unseen = tuple(sorted(a for a in agents if self._mine.loc.get(a) != room))
+        if unseen:
+            self._unnoticed(Enter(agents=unseen, room=room))
+
+    def _sync(self, agents) -> None:
+        """Put ``agents`` where the world has them, unnoticed by the agent (see :meth:`_present_in_record`)."""
+        for a in sorted(agents):
+            where, mine = self._world.loc.get(a), self._mine.loc.get(a)
+            if where == mine or a == self.agent:
+                continue
+            if where is None:
+                self._unnoticed(Exit(agents=(a,), room=mine))
+            else:
+                self._unnoticed(Enter(agents=(a,), room=where))
+
+    def _unnoticed(self, ev) -> None:
+        mine = self._mine
+        me = mine.aid.get(self.agent)
+        if me is not None and self.agent not in ev.actors and mine.event_observers(ev) >> me & 1:
+            ev = ev.model_copy(update={"inattentive": (self.agent,)})
+        self.trace.append(ev)
+        mine.step(self.trace[-1], len(self.trace) - 1)
+
+    def _room_of_event(self, ev) -> Optional[str]:
+        if ev.kind == "exit":
+            rooms = {self._world.loc.get(a) for a in ev.agents} - {None}
+            return rooms.pop() if len(rooms) == 1 else None
+        if ev.kind in ("tell", "observe", "possible", "noise") or (ev.kind == "announce" and ev.audience is not None):
+            return None
+        return self._room_of(ev, getattr(ev, "sender", getattr(ev, "agent", None)))
+
+    def _secretly(self, ev):
+        """The agent perceives ``ev`` from outside (peeking, overhearing): it sees who is in the room too."""
+        room = self._room_of_event(ev)
+        self._sync(set(self._present(room) if room is not None else ()) | set(ev.actors))
+        if ev.kind == "observe":
+            values = ev.values if ev.values is not None else tuple(self._world.reality.get(tuple(f)) for f in ev.fluents)
+            sees = ev.given is None or self._believes(ev.given.fluent, ev.given.values)
+            self._world_step(ev)
+            return self._keep(ev, values=values if sees else None)
+        self._world_step(ev)
+        kept = self._keep(ev, params={}) if ev.kind == "action" else self._keep(ev)
+        if ev.kind == "enter":  # it sees what the room holds, unknown to those inside
+            for f in self._missing(ev.room, set(ev.agents)):
+                self._keep(Statement(predicate=f[0], subject=f[1:], value=self._world.reality[f], room=ev.room,
+                                     secret_observers=(self.agent,)))
+        return kept
+
+    def _missing(self, room: str, present: set) -> list:
+        """The room's visible fluents whose value or place the private trace lacks."""
+        at_fluents = {("at", a) for a in present}
+        return [f for f in self._world.room_fluents.get(room, ())
+                if f not in at_fluents and self._world.reality.get(f) is not None
+                and (self._mine.fluent_room.get(f) != room
+                     or self._mine.reality.get(f) != self._world.reality.get(f))]
 
     # --- one event -----------------------------------------------------------------------------
     def perceive(self, ev) -> list:
@@ -100,6 +199,22 @@ class PrivateTrace:
         return list(self.trace.events[n:])
 
     def feed(self, ev):
+        if not ev.has_perception:
+            return self._feed(ev)
+        me = self.agent
+        self._original = ev
+        self._believed = set(ev.perceived_as[me]) | {me} if me in (ev.perceived_as or {}) else None
+        try:
+            if me in (ev.inattentive or ()):
+                self._world_step(ev)  # present, and perceives nothing of it
+                return None
+            if me in ev.secret:
+                return self._secretly(ev)
+            return self._feed(ev)
+        finally:
+            self._original = self._believed = None
+
+    def _feed(self, ev):
         me = self.agent
         kind = ev.kind
         if kind == "observe":
@@ -120,28 +235,43 @@ class PrivateTrace:
             self._world_step(ev)
             return self._keep(ev, params={}) if seen else None
         if kind in ("set", "move", "statement"):
-            seen = me in self._present(self._room_of(ev, getattr(ev, "agent", None)))
+            room = self._room_of(ev, getattr(ev, "agent", None))
+            seen = me in self._present(room)
+            if seen and getattr(ev, "agent", None):
+                self._present_in_record((ev.agent,), room)
             self._world_step(ev)
             return self._keep(ev) if seen else None
         if kind == "enter":
             # entering a room leaves the old one: those who saw the agent there see it go
             left = tuple(sorted(a for a in ev.agents if a != me and self._world.loc.get(a) not in (None, ev.room)
                                 and me in self._present(self._world.loc.get(a))))
+            self._world_room_before = {a: self._world.loc.get(a) for a in left}
             self._world_step(ev)
             if me not in self._present(ev.room):
+                for a in left:
+                    self._present_in_record((a,), self._world_room_before.get(a))
                 return self._keep(Exit(agents=left)) if left else None
             if me in ev.agents:  # arriving, the agent finds gone whoever it thought was there
                 present = self._present(ev.room)
                 gone = tuple(sorted(a for a, r in self._mine.loc.items() if r == ev.room and a not in present))
-                if gone:
-                    self._keep(Exit(agents=gone, room=ev.room))
+                if gone:  # (unnoticed if it is already there: it learns where they are not, not where they are)
+                    self._unnoticed(Exit(agents=gone, room=ev.room))
             kept = self._keep(ev)
             if me in ev.agents:
                 self._arrival(ev)
+            elif not ev.quiet:  # everyone present looks again: what it missed in its own room (inattentive)
+                present = self._present(ev.room)
+                unseen = sorted(a for a in present - set(ev.agents) if self._mine.loc.get(a) != ev.room)
+                if unseen:
+                    self._keep(Enter(agents=tuple(unseen), room=ev.room))
+                for f in self._missing(ev.room, present):
+                    self._keep(Statement(predicate=f[0], subject=f[1:], value=self._world.reality[f], room=ev.room))
             return kept
         if kind == "exit":
             rooms = {self._world.loc.get(a) for a in ev.agents}
             present = set().union(*(self._present(r) for r in rooms if r is not None)) if rooms else set()
+            if me in present:
+                self._present_in_record(ev.agents, self._room_of_event(ev))
             self._world_step(ev)
             return self._keep(ev) if me in present else None
         self._world_step(ev)

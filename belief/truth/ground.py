@@ -9,6 +9,10 @@ Semantics (README, "The logic"):
   Environments that state every change an agent cannot rule out as a ``possible`` event (the bomb game
   does) make this exactly "entailed by what ``a`` observed"; for traces without them (ToMi, Hi-ToM) it is
   those benchmarks' "true belief".
+* **Perception that is not common knowledge.** An update whose event says who perceived it (secret
+  observers, inattentive agents, hidden listeners, ``perceived_as``) reaches a chain ``(a1..ak)`` iff ``a1``
+  perceived it and each next agent is one the previous believes perceived it (docs/logic.md); such updates
+  keep their :class:`~belief.truth.index.Perception` and a query passes over those that do not reach it.
 * **Awareness.** ``x`` is aware that ``a2..ak`` know (``knows((x, a2, .., ak))``) iff they do, and the
   latest update ``x`` knows of that touched the fluent is one ``a2..ak`` saw together with a definite
   value (a joint observation, an observation ``x`` witnessed, a message they all heard), not a change
@@ -181,6 +185,11 @@ class GroundTruth:
             mask >>= 1
             i += 1
         return tuple(out)
+
+    def _perceivers(self, idx: FluentIndex, k: int) -> tuple:
+        """Who perceived group update ``k`` (its observers, less the inattentive, plus secret observers)."""
+        perc = idx.percs.get(k) if idx.percs else None
+        return self._names(idx.masks[k] if perc is None else idx.masks[k] & perc.perceivers)
 
     def normalize(self, chain) -> tuple:
         if isinstance(chain, str):
@@ -356,7 +365,9 @@ class GroundTruth:
                 for i in uniq:
                     smask |= 1 << i
             j = self._latest_group(idx, uniq, smask, pos)
-            while j >= 0 and idx.conds and not self._cond_ok(idx, j, chain):
+            percs = idx.percs
+            while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
+                              or (idx.conds and not self._cond_ok(idx, j, chain))):
                 j = self._latest_group(idx, uniq, smask, j - 1)
             if j >= 0:
                 best_seq = idx.seqs[j]
@@ -396,7 +407,7 @@ class GroundTruth:
         idx, kind, k = found
         if kind == "g":
             v = self._resolve(fluent, idx.values[k], idx.times[k], at)
-            return Provenance(idx.times[k], v, self.events[idx.events[k]], idx.hows[k], self._names(idx.masks[k]))
+            return Provenance(idx.times[k], v, self.events[idx.events[k]], idx.hows[k], self._perceivers(idx, k))
         ov = idx.overrides[tuple(self._aid[a] for a in chain)]
         return Provenance(ov[0][k], ov[1][k], self.events[ov[2][k]], ov[4][k], (), chain)
 
@@ -482,6 +493,8 @@ class GroundTruth:
             j = wlist[k]
             k -= 1
             seen = (idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+            if seen and idx.percs and j in idx.percs:  # in a1's view of the update, did the others perceive it?
+                seen = idx.percs[j].follows((a1, *rest))
             if seen and self._cond_ok(idx, j, chain):
                 return idx.values[j] is not UNSURE
             if idx.changes[j]:
@@ -563,7 +576,7 @@ class GroundTruth:
         out = []
         for k in range(bisect_right(idx.times, start), bisect_right(idx.times, end)):
             out.append(Provenance(idx.times[k], idx.values[k], self.events[idx.events[k]], idx.hows[k],
-                                  self._names(idx.masks[k])))
+                                  self._perceivers(idx, k)))
         return out
 
     def chain_updates_of(self, fluent, chain, start: int = -1, end: Optional[int] = None) -> list[Provenance]:

@@ -9,6 +9,9 @@ Per fluent the index keeps the list of *updates* in order, each with
 * ``change``: whether the update may have changed the fluent (a real change or a possible one);
 * an optional condition (only chains that believed one of some values draw the update),
 * and an optional excluded solo chain (the actor of a possible change, the speaker of a message),
+* and, for an event that says who perceived it beyond the default (secret observers, inattentive agents,
+  hidden listeners, ``perceived_as``), its :class:`Perception`: ``mask`` is then every agent a chain reached
+  by the update may contain, and a query checks the chain against the perception exactly,
 
 plus, for every agent, the positions it observed (``by_agent``) and witnessed (``wit_by_agent``), and the
 fluent's real history. The cost per event is proportional to its observers (and, for an entry, the
@@ -26,6 +29,7 @@ from typing import Any, Iterable, Optional
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
 from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
+from belief.truth.trace import perception_agents
 
 #: how a value reached a chain
 HOW_REALITY = "reality"
@@ -69,7 +73,7 @@ def is_marker(v) -> bool:
 
 class FluentIndex:
     __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides")
+                 "percs", "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides")
 
     def __init__(self):
         self.times: list[int] = []
@@ -82,6 +86,7 @@ class FluentIndex:
         self.changes: list[bool] = []
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
         self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values)
+        self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
         self.by_agent: dict[int, list[int]] = {}
         self.wit_by_agent: dict[int, list[int]] = {}
         self.bits: dict[int, int] = {}      # lazily built bitsets of by_agent (query time only)
@@ -91,6 +96,41 @@ class FluentIndex:
         self.change_t: list[int] = []       # times at which the real value changed
         # chain (tuple of agent ids) -> [times, values, events, seqs, hows]
         self.overrides: dict[tuple, list] = {}
+
+
+class Perception:
+    """Who perceived one update and whom each agent believes perceived it: an event model, by agent ids.
+
+    The event, as agent ``x`` takes it, was perceived by ``view(x)`` (``views[x]``, else ``default``: the
+    event's observers). A chain ``(a1, .., ak)`` is reached iff ``a1`` perceived it (``perceivers``) and
+    each ``a(i+1)`` is in ``view(a(i))``. ``reach`` is every agent such a chain may contain.
+    """
+
+    __slots__ = ("perceivers", "default", "views", "reach")
+
+    def __init__(self, perceivers: int, default: int, views: dict):
+        self.perceivers = perceivers
+        self.default = default
+        self.views = views
+        reach = perceivers | default
+        for m in views.values():
+            reach |= m
+        self.reach = reach
+
+    def reaches(self, ids) -> bool:
+        """Is the chain (agent ids, in order) reached by the update?"""
+        return bool((self.perceivers >> ids[0]) & 1) and self.follows(ids)
+
+    def follows(self, ids) -> bool:
+        """Does each agent of ``ids`` after the first believe, in the previous one's view, that it perceived?"""
+        views, default = self.views, self.default
+        for k in range(len(ids) - 1):
+            if not (views.get(ids[k], default) >> ids[k + 1]) & 1:
+                return False
+        return True
+
+    def __repr__(self):
+        return f"Perception(perceivers={self.perceivers:b}, default={self.default:b}, views={self.views})"
 
 
 @dataclass
@@ -124,6 +164,11 @@ class IndexBuilder:
         self.seq = 0
         self._bits_cache: dict[int, tuple] = {}
         self.all_agents: Optional[list] = None
+        # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
+        # the default (every observer perceives, and believes exactly the observers did)
+        self._spec: Optional[tuple] = None
+        self._percs: dict[int, Optional[Perception]] = {}  # observer mask -> Perception, for the current event
+        self._msg_perc: Optional[Perception] = None       # a message's perception (its observers are fixed)
 
     # -- helpers --
     def bit(self, agent: str) -> int:
@@ -162,11 +207,40 @@ class IndexBuilder:
             idx = self.index[f] = FluentIndex()
         return idx
 
+    def perception(self, observers: int) -> Optional[Perception]:
+        """The current event's perception of an update whose default observers are ``observers``."""
+        if self._spec is None:
+            return None
+        perc = self._percs.get(observers, False)
+        if perc is False:
+            secret, inattentive, believed = self._spec
+            if not secret and not believed and not observers & inattentive:
+                perc = None  # nothing special about this update
+            else:
+                views = {s: observers | (1 << s) for s in self.ids(secret)}
+                views.update(believed)
+                perc = Perception((observers & ~inattentive) | secret, observers, views)
+            self._percs[observers] = perc
+        return perc
+
     def group(self, f: tuple, mask: int, value, t: int, e: int, how: str, excl: int = 0, *,
               wmask: int = 0, change: bool = False, cond: Optional[tuple] = None):
-        wmask |= mask
+        perc = None
+        if self._msg_perc is not None:  # a message: the policy chose the agents; perception narrows them
+            perc = self._msg_perc
+            mask &= perc.reach
+            wmask |= mask & perc.perceivers
+        elif self._spec is not None:
+            perc = self.perception(mask)
+            if perc is not None:
+                mask = perc.reach
+                wmask |= mask & perc.perceivers
+            else:
+                wmask |= mask
+        else:
+            wmask |= mask
         if not wmask:
-            return
+            return  # nobody perceived it: no chain is reached, nobody knows of it
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
@@ -182,6 +256,8 @@ class IndexBuilder:
             idx.excl[pos] = excl
         if cond is not None:
             idx.conds[pos] = cond
+        if perc is not None:
+            idx.percs[pos] = perc
         for positions, m in ((idx.by_agent, mask), (idx.wit_by_agent, wmask)):
             for i in self.ids(m):
                 lst = positions.get(i)
@@ -197,6 +273,8 @@ class IndexBuilder:
         for a in chain:
             self.bit(a)
         key = tuple(self.aid[a] for a in chain)
+        if self._msg_perc is not None and not self._msg_perc.reaches(key):
+            return  # the chain does not perceive the message (a hidden listener, an inattentive recipient)
         idx = self.fidx(f)
         ov = idx.overrides.get(key)
         if ov is None:
@@ -259,9 +337,84 @@ class IndexBuilder:
     def step(self, ev, e: int):
         """Replay one event at position ``e`` (``run`` does this for each event of the trace)."""
         t = ev.t if ev.t is not None else e
+        spec = self._perception_spec(ev) if ev.has_perception else None  # checked before anything changes
         if ev.chapter is not None:
             self.last_chapter = ev.chapter
-        getattr(self, "on_" + ev.kind)(ev, t, e)
+        if spec is None:
+            getattr(self, "on_" + ev.kind)(ev, t, e)
+            return
+        self._spec, self._percs, self._msg_perc = spec, {}, None
+        try:
+            getattr(self, "on_" + ev.kind)(ev, t, e)
+        finally:
+            self._spec = self._msg_perc = None
+
+    # -- perception that is not common knowledge --
+    def event_observers(self, ev) -> int:
+        """The agents who observe the event by default (before it happens), as a mask."""
+        k = ev.kind
+        if k == "enter":  # those in the room, and those in the rooms the arrivals leave
+            m = self.occ.get(ev.room, 0) | self.mask_of(ev.agents)
+            for a in ev.agents:
+                old = self.loc.get(a)
+                if old is not None and old != ev.room:
+                    m |= self.occ.get(old, 0)
+            return m
+        if k == "exit":
+            m = 0
+            for a in ev.agents:
+                room = self.loc.get(a)
+                if room is not None:
+                    m |= self.occ.get(room, 0)
+            return m
+        if k == "observe":
+            return self.mask_of(ev.agents)
+        if k == "possible":
+            return self.mask_of(ev.observers)
+        if k == "tell":
+            return self.mask_of((ev.sender, *ev.recipients))
+        if k == "announce" and ev.audience is not None:
+            return self.mask_of((ev.sender, *ev.audience))
+        if k == "action" and ev.visible_to is not None:
+            return self.mask_of(ev.visible_to)
+        if k == "noise":
+            return 0
+        room = ev.room if k == "statement" else self.room_of_actor(ev, getattr(ev, "sender", getattr(ev, "agent", None)))
+        if room is None:
+            return self.mask_of(self.agents) if k == "announce" else 0
+        return self.occ.get(room, 0)
+
+    def _perception_spec(self, ev) -> tuple:
+        """Check the event's perception fields against who observes it; (secret, inattentive, believed)."""
+        named = set(ev.actors)
+        for name in ("recipients", "audience", "visible_to", "witnesses", "observers"):
+            named.update(getattr(ev, name, None) or ())
+        named.add((getattr(self.trace, "meta", None) or {}).get("private_to"))  # a private trace's owner
+        for a in perception_agents(ev):
+            if a not in self.aid and a not in named:
+                self.fail(ev, f"unknown agent {a!r} in its perception fields (secret_observers, inattentive, "
+                              f"overheard_by, perceived_as name agents of the trace)")
+        observers = self.event_observers(ev)
+        secret = self.mask_of(ev.secret)
+        inattentive = self.mask_of(ev.inattentive or ())
+        for a in ev.secret:
+            if observers >> self.aid[a] & 1:
+                self.fail(ev, f"{a} is a secret observer but also a plain observer of the event (only an agent "
+                              f"who would not observe it can perceive it secretly)")
+        actors = set(ev.actors)
+        for a in ev.inattentive or ():
+            if a in actors:
+                self.fail(ev, f"{a} acts in the event, so it cannot be inattentive to it")
+            if not observers >> self.aid[a] & 1:
+                self.fail(ev, f"{a} is inattentive but does not observe the event (inattentive agents are "
+                              f"observers who miss it)")
+        perceivers = (observers & ~inattentive) | secret
+        believed = {}
+        for a, agents in (ev.perceived_as or {}).items():
+            if not perceivers >> self.aid[a] & 1:
+                self.fail(ev, f"perceived_as: {a} does not perceive the event (add it to secret_observers)")
+            believed[self.aid[a]] = self.mask_of(agents) | self.bit(a)
+        return secret, inattentive, believed
 
     def on_enter(self, ev, t, e):
         room = ev.room
@@ -280,9 +433,10 @@ class IndexBuilder:
             entering.add(f)
             ch = self.set_real(f, room, t, e, room)
             self.group(f, mask, room, t, e, HOW_SEEN, change=ch)
+        looking = self.mask_of(ev.agents) if ev.quiet else mask  # a quiet entry: only the arrivals look
         for f in list(self.room_fluents.get(room, ())):
             if f not in entering:
-                self.group(f, mask, self.reality.get(f), t, e, HOW_ENTERED)
+                self.group(f, looking, self.reality.get(f), t, e, HOW_ENTERED)
         if ev.chapter is not None:
             self.chapters.setdefault(ev.chapter, Chapter()).participants.update(ev.agents)
 
@@ -319,7 +473,7 @@ class IndexBuilder:
         else:
             dest = self.container_room.setdefault(to, room)
         f = ev.fluent
-        ch = self.set_real(f, to, t, e, dest)
+        ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
         self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
 
     def on_statement(self, ev, t, e):
@@ -330,13 +484,13 @@ class IndexBuilder:
         f = ev.fluent
         if ev.value is not None and ev.predicate == "in" and ev.value not in self.rooms:
             self.container_room[ev.value] = room
-        ch = self.set_real(f, ev.value, t, e, room)
+        ch = self.set_real(f, ev.value, t, e, None if ev.opaque else room)
         self.group(f, self.occ.get(room, 0), ev.value, t, e, HOW_SEEN, change=ch)
 
     def on_set(self, ev, t, e):
         room = self.room_of_actor(ev, ev.agent)
         f = ev.fluent
-        ch = self.set_real(f, ev.value, t, e, room)
+        ch = self.set_real(f, ev.value, t, e, None if ev.opaque else room)
         self.group(f, self.occ.get(room, 0) if room is not None else 0, ev.value, t, e, HOW_SEEN, change=ch)
 
     def on_observe(self, ev, t, e):
@@ -374,7 +528,7 @@ class IndexBuilder:
             mask = self.occ.get(room, 0) if room is not None else 0
         for eff in ev.effects:
             f = eff.fluent
-            ch = self.set_real(f, eff.value, t, e, room)
+            ch = self.set_real(f, eff.value, t, e, None if ev.opaque else room)
             self.group(f, mask, eff.value, t, e, HOW_SEEN, change=ch)
 
     def on_noop(self, ev, t, e):
@@ -406,7 +560,7 @@ class IndexBuilder:
         listeners = tuple(dict.fromkeys(r for r in ev.recipients if r != ev.sender))
         for r in listeners:
             self.bit(r)
-        self._apply(ev, self._context(ev, listeners, False), t, e)
+        self._apply(ev, self._context(ev, self._overheard(ev, listeners), False), t, e)
 
     def on_announce(self, ev, t, e):
         self.bit(ev.sender)
@@ -425,8 +579,17 @@ class IndexBuilder:
                 listeners = tuple(a for a in self.all_agents if a != ev.sender)
                 for a in listeners:
                     self.bit(a)
-        self._apply(ev, self._context(ev, listeners, True), t, e)
+        self._apply(ev, self._context(ev, self._overheard(ev, listeners), True), t, e)
+
+    def _overheard(self, ev, listeners: tuple) -> tuple:
+        """The listeners a trust policy sees: the audience plus hidden listeners. A message that says who
+        perceived it fixes its perception here (observers: the sender and the audience); the policy's
+        effects then reach only the chains that perceive the message."""
+        if self._spec is None:
+            return listeners
+        self._msg_perc = self.perception(self.mask_of((ev.sender, *listeners)))
+        return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "FluentIndex", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
+__all__ = ["MAX_AGENTS", "FluentIndex", "Perception", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

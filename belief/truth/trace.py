@@ -17,6 +17,12 @@ Events are pydantic v2 models, a discriminated union on ``kind``::
     action     an environment-specific action with explicit fluent effects (``params`` is metadata
                for people and question samplers; the checker reads only ``effects``/``visible_to``)
 
+Any event may also say who perceived it beyond the default (every observer, common knowledge):
+``secret_observers`` (perceive it unknown to the others), ``inattentive`` (observers who miss it),
+``perceived_as`` (the general form: perceiver -> the agents it believes perceived it); messages take
+``overheard_by`` (hidden listeners), changes ``opaque`` (inside a closed container: not shown to later
+arrivals) and ``enter`` ``quiet`` (only the arriving agents look). docs/logic.md gives the semantics.
+
 Every event carries ``t`` (its index in the trace), an optional ``room`` (when omitted it is derived
 from the actor's location by the checker, so observer sets are never hand-written), an optional
 ``chapter`` and ``source_line`` / ``source`` (where the event came from, for error messages and
@@ -81,6 +87,35 @@ class _Event(BaseModel):
     chapter: Optional[int] = None
     source_line: Optional[int] = Field(default=None, ge=0)
     source: Optional[str] = None
+    # perception that is not common knowledge (docs/logic.md, "Perception that is not common knowledge")
+    secret_observers: Optional[tuple[Name, ...]] = Field(
+        default=None, description="perceive the event (also from outside the room); nobody else believes they did")
+    inattentive: Optional[tuple[Name, ...]] = Field(
+        default=None, description="observers who do not perceive the event; the others believe they did")
+    perceived_as: Optional[dict[Name, tuple[Name, ...]]] = Field(
+        default=None, description="perceiver -> the agents it believes perceived the event (the general form)")
+
+    @model_validator(mode="after")
+    def _check_perception(self):
+        secret, inattentive = set(self.secret), set(self.inattentive or ())
+        both = sorted(secret & inattentive)
+        if both:
+            raise ValueError(f"{_names(both)} cannot be both a secret observer and inattentive")
+        for a in sorted(inattentive & set(self.perceived_as or ())):
+            raise ValueError(f"perceived_as: {a} is inattentive, so it perceives nothing and believes nothing of it")
+        return self
+
+    @property
+    def secret(self) -> tuple[str, ...]:
+        """Every agent that perceives the event unknown to the others (secret observers, hidden listeners)."""
+        return self.secret_observers or ()
+
+    @property
+    def has_perception(self) -> bool:
+        """Does the event say who perceived it beyond the default (every observer, common knowledge)?"""
+        if self.secret_observers is None and self.inattentive is None and self.perceived_as is None:
+            return False
+        return bool(self.secret or self.inattentive or self.perceived_as)
 
     @property
     def actors(self) -> tuple[str, ...]:
@@ -107,6 +142,8 @@ class Enter(_Event):
     kind: Literal["enter"] = "enter"
     agents: tuple[Name, ...] = Field(min_length=1)
     room: Name
+    quiet: Optional[bool] = Field(default=None, description="only the arriving agents look at the room; those "
+                                  "already present see them arrive but do not look again")
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
 
@@ -141,6 +178,8 @@ class Move(_Event):
     to: Name
     predicate: Name = "in"
     to_room: Optional[Name] = Field(default=None, description="room where `to` lies, if not the event's room")
+    opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
+                                   "sees it happen, not shown to later arrivals in the room")
 
     @property
     def actors(self):
@@ -163,6 +202,8 @@ class Set(_Event):
     _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[Name] = None  # None: unset; omitted in JSONL (exclude_none)
     agent: Optional[Name] = None
+    opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
+                                   "sees it happen, not shown to later arrivals in the room")
 
     @property
     def actors(self):
@@ -185,6 +226,8 @@ class Statement(_Event):
     subject: tuple[Name, ...] = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[Name] = None
+    opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
+                                   "sees it happen, not shown to later arrivals in the room")
 
     @property
     def fluent(self) -> Fluent:
@@ -314,6 +357,16 @@ class Tell(_Event):
     sender: Name
     recipients: tuple[Name, ...] = Field(min_length=1)
     content: tuple[Content, ...] = Field(min_length=1)
+    overheard_by: Optional[tuple[Name, ...]] = Field(
+        default=None, description="hidden listeners: they receive the content, the sender and recipients do not know")
+
+    @property
+    def secret(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
+
+    @property
+    def has_perception(self) -> bool:
+        return bool(self.secret or self.inattentive or self.perceived_as)
 
     @model_validator(mode="before")
     @classmethod
@@ -340,6 +393,16 @@ class Announce(_Event):
     sender: Name
     audience: Optional[tuple[Name, ...]] = None
     content: tuple[Content, ...] = Field(min_length=1)
+    overheard_by: Optional[tuple[Name, ...]] = Field(
+        default=None, description="hidden listeners: they receive the content, the sender and recipients do not know")
+
+    @property
+    def secret(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
+
+    @property
+    def has_perception(self) -> bool:
+        return bool(self.secret or self.inattentive or self.perceived_as)
 
     @model_validator(mode="before")
     @classmethod
@@ -409,6 +472,8 @@ class Action(_Event):
     params: dict[str, Any] = Field(default_factory=dict)
     effects: tuple[Effect, ...] = ()
     visible_to: Optional[tuple[Name, ...]] = None
+    opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
+                                   "sees it happen, not shown to later arrivals in the room")
 
     @property
     def actors(self):
@@ -427,6 +492,17 @@ Event = Annotated[
 EVENT_KINDS = ("enter", "exit", "move", "set", "statement", "observe", "possible", "tell", "announce", "noop",
                "noise", "action")
 _EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
+
+
+def perception_agents(e) -> tuple[str, ...]:
+    """Every agent an event's perception fields name (secret observers, hidden listeners, inattentive,
+    perceived_as keys and values), in order."""
+    out: dict[str, None] = dict.fromkeys(e.secret)
+    out.update(dict.fromkeys(e.inattentive or ()))
+    for a, believed in (e.perceived_as or {}).items():
+        out[a] = None
+        out.update(dict.fromkeys(believed))
+    return tuple(out)
 
 
 def _names(agents: Iterable[str]) -> str:
@@ -547,6 +623,9 @@ class Trace:
             for name in ("visible_to", "witnesses", "observers"):
                 for a in getattr(e, name, None) or ():
                     seen.setdefault(a, None)
+            if e.has_perception:
+                for a in perception_agents(e):
+                    seen.setdefault(a, None)
         return list(seen)
 
     # --- JSONL -------------------------------------------------------------------------------
@@ -621,5 +700,5 @@ __all__ = [
     "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
     "Condition", "Possible",
     "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
-    "load_json_line",
+    "load_json_line", "perception_agents",
 ]

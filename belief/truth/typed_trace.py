@@ -14,7 +14,8 @@ from typing import Iterator, Optional
 from belief.logic.domain import AGENT_TYPE, Domain
 from belief.errors import BeliefError, TraceError, did_you_mean
 from belief.logic.formula import Atom, Var
-from belief.truth.trace import Action, Announce, Enter, Move, Observe, Possible, Set, Statement, Tell
+from belief.truth.trace import (Action, Announce, Enter, Move, Observe, Possible, Set, Statement, Tell,
+                                 perception_agents)
 
 #: how many problems a TraceError spells out (the rest are counted)
 MAX_REPORTED = 5
@@ -63,6 +64,13 @@ def type_problems(trace, domain: Domain, entities: Optional[dict] = None) -> lis
                 except BeliefError as e:
                     problems.append(f"{where}: {e}")
         if known is not None:
+            for agent in perception_agents(event) if event.has_perception else ():
+                if agent in known and not domain.is_subtype(known[agent], AGENT_TYPE):
+                    problems.append(f"{where}: {agent!r} is named as perceiving the event but is "
+                                    f"{known[agent]!r}, not an agent")
+                elif agent not in known:
+                    agents = [k for k, t in known.items() if t == AGENT_TYPE]
+                    problems.append(f"{where}: no such agent {agent!r}{did_you_mean(agent, agents)}")
             for agent in event.actors:
                 if agent in known and not domain.is_subtype(known[agent], AGENT_TYPE):
                     problems.append(f"{where}: {agent!r} acts but is {known[agent]!r}, not an agent")

@@ -41,3 +41,11 @@ def test_single_agent_traces_build():
 @given(bst.traces(n_agents=1, n_rooms=1))
 def test_single_agent_traces_check(trace):
     check(trace)
+
+
+@settings(max_examples=100, deadline=None)
+@given(bst.traces(n_agents=4, n_rooms=2, perception=True))
+def test_generated_traces_with_perception_round_trip_and_check(trace):
+    assert Trace.loads(trace.dumps()).dumps() == trace.dumps()
+    check(trace)  # the perception fields are always valid for the events they decorate
+    check(trace, "hitom")

@@ -90,3 +90,15 @@ def test_chains_longer_than_the_formula_limit_are_refused_by_the_programmatic_ap
     with pytest.raises(QueryError, match=f"longer than the limit {MAX_DEPTH}"):
         truth.knows_chain(long_chain, ("in", "apple"))
     assert truth.knows_chain(("Alice", "Bob") * (MAX_DEPTH // 2), ("in", "apple")) is False
+
+
+def test_agents_in_perception_fields_are_type_checked_against_a_domain():
+    tomi = named_domain("tomi")
+    entities = {"Alice": "agent", "Bob": "agent", "kitchen": "room", "box": "container", "basket": "container",
+                "apple": "item"}
+    peek = story()
+    peek.append(Move(agent="Alice", object="apple", to="box", secret_observers=("Bbo",)))
+    peek.append(Move(agent="Alice", object="apple", to="basket", inattentive=("box",)))
+    problems = type_problems(peek, tomi, entities)
+    assert any("no such agent 'Bbo' (did you mean 'Bob'?)" in p for p in problems)
+    assert any("'box' is named as perceiving the event but is 'container'" in p for p in problems)
