@@ -23,8 +23,18 @@ old_names.install()  # `import belief.checker`, `belief.envs.bomb_v0`, ...: the 
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    """``belief.Tracker`` (online tracking, :mod:`belief.truth.tracker`), imported on first use."""
+    if name == "Tracker":
+        from belief.truth.tracker import Tracker
+
+        return Tracker
+    raise AttributeError(f"module 'belief' has no attribute {name!r}")
+
+
 __all__ = [
     "Atom", "Believes", "Fact", "Formula", "Not", "Stance", "Unsure", "Var",
     "BatchError", "BeliefConflictError", "BeliefError", "BeliefSyntaxError", "BeliefTypeError", "QueryError",
-    "TraceError",
+    "TraceError", "Tracker",
 ]

@@ -484,6 +484,17 @@ def parse_event(data: Any, *, line: int | None = None, source: str | None = None
         raise TraceError(f"{where}invalid {kind} event: {_fmt_validation(e, kind)}") from None
 
 
+#: the fields of an event, besides its actors, that name agents
+AGENT_FIELDS = ("recipients", "audience", "visible_to", "witnesses", "observers")
+
+
+def event_agents(e) -> Iterator[str]:
+    """The agents one event names (actors first, then the fields of :data:`AGENT_FIELDS`), repeats included."""
+    yield from e.actors
+    for name in AGENT_FIELDS:
+        yield from getattr(e, name, None) or ()
+
+
 class Trace:
     """An append-only sequence of events with a schema-versioned JSONL form.
 
@@ -539,14 +550,8 @@ class Trace:
         """Every agent named in the trace, in order of first appearance."""
         seen: dict[str, None] = {}
         for e in self._events:
-            for a in e.actors:
+            for a in event_agents(e):
                 seen.setdefault(a, None)
-            for name in ("recipients", "audience"):
-                for a in getattr(e, name, None) or ():
-                    seen.setdefault(a, None)
-            for name in ("visible_to", "witnesses", "observers"):
-                for a in getattr(e, name, None) or ():
-                    seen.setdefault(a, None)
         return list(seen)
 
     # --- JSONL -------------------------------------------------------------------------------
@@ -620,6 +625,6 @@ class Trace:
 __all__ = [
     "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
     "Condition", "Possible",
-    "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event",
+    "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event", "event_agents",
     "load_json_line",
 ]
