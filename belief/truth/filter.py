@@ -15,19 +15,21 @@ masks what it did not see:
 * ``tell`` / ``announce``: kept when the agent sent or heard them;
 * ``noop`` / ``noise``: dropped.
 
-An agent's own belief tracker can be the general checker run on its private trace: that is how the
-bomb game's belief agent answers ToM questions, never from the global trace. The filter is pure; the
-incremental form :class:`PrivateTrace` lets an environment hand each agent its new perceptions as it goes.
+An agent's own belief tracker is the general checker on its private trace (a
+:class:`~belief.truth.record.PrivateRecord`): that is how the agents answer ToM questions, never from the
+global trace. The filter is pure; the incremental form :class:`PrivateTrace` lets an environment hand each
+agent its new perceptions as it goes (its own record answers the conditional observations, without
+re-checking what came before).
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from belief.truth.checker import check
 from belief.logic.policies import get_policy
-from belief.truth.trace import Enter, Exit, Statement, Trace
 from belief.truth.index import IndexBuilder
+from belief.truth.record import PrivateRecord
+from belief.truth.trace import Enter, Exit, Statement, Trace
 
 
 class PrivateTrace:
@@ -44,10 +46,19 @@ class PrivateTrace:
     def __init__(self, agent: str, policy="strict-truthful"):
         self.agent = agent
         self.policy = policy
-        self.trace = Trace(meta={"private_to": agent})
-        self._world = IndexBuilder(None, get_policy(policy))       # the global trace, as it comes
-        self._mine = IndexBuilder(self.trace, get_policy(policy))  # the private trace so far
+        self._world = IndexBuilder(None, get_policy(policy))  # the global trace, as it comes
+        self.record = PrivateRecord(agent, policy)            # the private trace so far, and its truth
         self._seen = 0
+
+    @property
+    def _mine(self) -> IndexBuilder:
+        """The replay of the private trace so far (where the agent thinks everyone is)."""
+        return self.record.tracker.replay
+
+    @property
+    def trace(self) -> Trace:
+        """The private trace so far."""
+        return self.record.trace
 
     # --- the world, for naming the values the agent saw ----------------------------------------
     def _world_step(self, ev) -> None:
@@ -64,13 +75,10 @@ class PrivateTrace:
         return self._world.loc.get(agent) if agent else None
 
     def _keep(self, ev, **update):
-        ev = self.trace.append(ev.model_copy(update={"t": None, **update}))
-        if ev.kind not in _BELIEF_ONLY:
-            self._mine.step(ev, ev.t)
-        return ev
+        return self.record.add_one(ev, **update)
 
     def _believes(self, fluent, values) -> bool:
-        v = check(self.trace, self.policy).value((self.agent,), tuple(fluent))
+        v = self.record.value((self.agent,), tuple(fluent))
         return isinstance(v, str) and v in values
 
     def _arrival(self, ev) -> None:
@@ -157,7 +165,7 @@ class PrivateTrace:
         return None  # noop, noise
 
 
-# Messages change beliefs, never rooms or reality: the filter's replays skip them.
+# Messages change beliefs, never rooms or reality: the filter's replay of the world skips them.
 _BELIEF_ONLY = frozenset({"tell", "announce"})
 
 

@@ -63,28 +63,34 @@ class TrackedTruth(GroundTruth):
     """The ground truth of a tracker's first ``n`` events, sharing the tracker's replay (no copy).
 
     Updates appended later carry later times, so every query at a time of the prefix (the default: its last
-    event) reads only what the prefix says: it answers as ``check`` of the prefix does.
+    event) reads only what the prefix says: it answers as ``check`` of the prefix does. The tracker's own
+    queries go through one *live* instance that follows every append (``live=True``).
     """
 
-    def __init__(self, tracker: "Tracker"):
+    def __init__(self, tracker: "Tracker", live: bool = False):
         b = tracker.replay
         self.trace = tracker.trace
-        self.events = _Prefix(tracker.trace._events, len(tracker.trace))
+        self.events = tracker.trace._events if live else _Prefix(tracker.trace._events, len(tracker.trace))
         self.policy = b.policy
         self.agents = tracker._agent_tuple()
         self._aid = b.aid  # agent -> id only grows; ids of agents met later are never in the prefix's updates
         self._index = b.index
         self._chapters = b.chapters
-        self.final_locations = dict(b.loc)
         self.owner = tracker.trace.meta.get("private_to")
         self._trace_names = None
-        self._n_fluents = len(b.index)
+        self._n_fluents = None if live else len(b.index)
         self._tracker = tracker
 
+    @property
+    def final_locations(self) -> dict:
+        return {a: self.location(a) for a in self.agents}
+
     def fluents(self) -> list[tuple]:
-        return list(islice(self._index, self._n_fluents))
+        return list(self._index if self._n_fluents is None else islice(self._index, self._n_fluents))
 
     def trace_names(self) -> TraceNames:
+        if self._n_fluents is None:  # live: the tracker's names, read up to now
+            return self._tracker._names_upto(len(self.events), len(self._index), self.agents)
         if self._trace_names is None:
             names = self._tracker._names_upto(len(self.events), self._n_fluents, self.agents)
             self._trace_names = names.snapshot()
@@ -111,6 +117,7 @@ class Tracker:
         self._truth: Optional[TrackedTruth] = None
         self._agents: tuple = ()
         self._names = TraceNames()
+        self._live = TrackedTruth(self, live=True)
 
     def __len__(self) -> int:
         return len(self.trace)
@@ -145,6 +152,8 @@ class Tracker:
         self._replay(ev, n)
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
+        if len(self._agents) != len(self.replay.agents):
+            self._live.agents = self._agent_tuple()
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
@@ -165,6 +174,7 @@ class Tracker:
             if b.seq != seq:  # updates were written before the failure (a policy that broke midway): replay
                 self.replay = IndexBuilder(self.trace, self.policy).run()
                 self._agents = ()
+                self._live = TrackedTruth(self, live=True)
                 raise
             for a in b.agents[n_agents:]:
                 del b.aid[a]
@@ -192,6 +202,8 @@ class Tracker:
         names = self._names
         if names.events_read > n_events or names.fluents_read > n_fluents:
             names = TraceNames()
+        elif names.events_read == n_events and names.fluents_read == n_fluents and len(names.agents) >= len(agents):
+            return names  # nothing new (the agents of the replay are agents of the events)
         names.add_agents(agents)
         if self.trace.meta.get("private_to") is not None:
             names.add_names((self.trace.meta["private_to"],))
@@ -210,26 +222,26 @@ class Tracker:
     # --- queries (the GroundTruth methods, on the events so far) --------------------------------
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
-        return self.truth().value(chain, fluent, at)
+        return self._live.value(chain, fluent, at)
 
     def lookup(self, chain, fluent, at: Optional[int] = None):
-        return self.truth().lookup(chain, fluent, at)
+        return self._live.lookup(chain, fluent, at)
 
     def reality(self, fluent, at: Optional[int] = None):
-        return self.truth().reality(fluent, at)
+        return self._live.reality(fluent, at)
 
     def answer(self, query: Union[str, Formula], at: Optional[int] = None) -> TruthAnswer:
         """Answer ``? A BELIEVE B BELIEVE apple IN ?c`` (open) or a ground fact (yes/no)."""
-        return self.truth().answer(query, at)
+        return self._live.answer(query, at)
 
     def knows(self, agent: str, fluent, perspective=(), at: Optional[int] = None) -> bool:
-        return self.truth().knows(agent, fluent, perspective, at)
+        return self._live.knows(agent, fluent, perspective, at)
 
     def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
-        return self.truth().knows_chain(chain, fluent, at)
+        return self._live.knows_chain(chain, fluent, at)
 
     def aware_that_knows(self, a: str, b: str, fluent, at: Optional[int] = None) -> bool:
-        return self.truth().aware_that_knows(a, b, fluent, at)
+        return self._live.aware_that_knows(a, b, fluent, at)
 
 
 __all__ = ["Tracker", "TrackedTruth"]
