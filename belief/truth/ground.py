@@ -304,13 +304,28 @@ class GroundTruth:
             j = nj
         if j < 0:
             return -1
+        # the answer for an earlier position of the same agents settles everything up to it: only the blocks
+        # after it are read (a tracker asking at its latest event reads what came since it last asked)
+        memo = idx.common.get(smask)
+        floor = memo[0] if memo is not None and memo[0] <= j else -1
+        found = self._latest_in_blocks(idx, ids, j, floor)
+        if floor >= 0 and found <= floor:
+            found = memo[1]
+        if memo is None or pos > memo[0]:
+            idx.common[smask] = (pos, found)
+        return found
+
+    def _latest_in_blocks(self, idx: FluentIndex, ids, j: int, floor: int) -> int:
+        """The latest position ``<= j`` all of ``ids`` observed, reading the bitset blocks from ``j``'s down to
+        ``floor``'s (-1 if none there; a result ``<= floor`` only says "nothing after ``floor``")."""
         blocks = [self._blocks(idx, a) for a in ids]
         b = j >> BLOCK_BITS
         top = (1 << ((j & BLOCK_MASK) + 1)) - 1
         last = min(len(bl) for bl in blocks) - 1
         if last < b:
             b, top = last, BLOCK_ALL
-        while b >= 0:  # from the block of j backwards: one AND per agent and block
+        stop = floor >> BLOCK_BITS if floor >= 0 else 0
+        while b >= stop:  # from the block of j backwards: one AND per agent and block
             x = top
             for bl in blocks:
                 x &= bl[b]

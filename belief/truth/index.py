@@ -70,7 +70,7 @@ def is_marker(v) -> bool:
 
 class FluentIndex:
     __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides")
+                 "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t", "overrides")
 
     def __init__(self):
         self.times: list[int] = []
@@ -88,6 +88,7 @@ class FluentIndex:
         # by_agent as bitset blocks, built lazily at query time: aid -> [positions folded in, blocks]; an
         # index that grows (the online tracker) extends them from the positions appended since
         self.bits: dict[int, list] = {}
+        self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: list[int] = []
