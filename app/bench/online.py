@@ -5,7 +5,9 @@ against one batch check of the same trace and the same queries on its final trut
 ...}``: the time per event of ``append`` and per query (online), the peak resident memory of the process, and
 (online time) / (batch time). The trace is :func:`belief.app.bench.checker.make_trace`'s; the query after
 event ``k`` asks a random chain (length 1..depth) about a random object at time ``k``, so online and batch
-answer the same questions, and the bench asserts they give the same answers.
+answer the same questions, and the bench asserts they give the same answers. With ``load`` it also times
+reading the same trace back from JSONL (``load_events_per_s``) and a 15-event prefix of it
+(``load_15_events_ms``: the fixed cost per trace). Times are CPU times of this process (one core).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import time
 
 from belief.app.bench.checker import make_trace, peak_mb
 from belief.truth.checker import check
+from belief.truth.trace import Trace
 from belief.truth.tracker import Tracker
 
 
 def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, objects: int = 10, seed: int = 0,
-        policy: str = "strict-truthful", batch: bool = True) -> dict:
+        policy: str = "strict-truthful", batch: bool = True, load: bool = True) -> dict:
     trace = make_trace(agents, rooms, events, objects=objects, seed=seed)
     rng = random.Random(seed + 1)
     names = [f"agent{i}" for i in range(agents)]
@@ -69,6 +72,20 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
         out.update({"batch_check_s": round(t1 - t0, 3), "batch_query_s": round(t2 - t1, 3),
                     "batch_s": round(batch_s, 3), "ratio_vs_batch": round(online_s / batch_s, 3),
                     "peak_mb_with_batch": round(peak_mb(), 1)})
+    if load:  # reading the same trace from its JSONL form (Trace.loads), and a 15-event prefix of it
+        text = trace.dumps()
+        short = Trace(trace.events[:15], meta=trace.meta).dumps()
+        gc.collect()
+        t0 = clock()
+        again = Trace.loads(text)
+        t1 = clock()
+        for _ in range(100):
+            Trace.loads(short)
+        t2 = clock()
+        if again.events != trace.events:
+            raise AssertionError("the trace read back differs from the trace written")
+        out.update({"load_events_per_s": round(len(trace) / (t1 - t0)) if t1 > t0 else None,
+                    "load_15_events_ms": round((t2 - t1) * 1e3 / 100, 3)})
     return out
 
 

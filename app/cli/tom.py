@@ -195,6 +195,7 @@ def bench_online_cmd(
     seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
+    load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
     as_json: bool = typer.Option(False, "--json", help="print only the JSON line"),
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
@@ -205,7 +206,7 @@ def bench_online_cmd(
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
-    res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch)
+    res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
     if not as_json:
         ratio = f", {res['ratio_vs_batch']}x the batch check" if batch else ""
         print(f"{res['events']} events: append {res['append_us']} us/event, query {res['query_us']} us{ratio}; "
