@@ -17,14 +17,16 @@ from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Stance, Uns
 from belief import grammar  # noqa: F401
 from belief.logic import example_domains  # noqa: F401
 
+from belief.truth.tracker import Tracker  # online tracking (after the grammar: the trace reads message facts)
 from belief import old_names
 
 old_names.install()  # `import belief.checker`, `belief.envs.bomb_v0`, ...: the names from before the packages
 
 __version__ = "0.1.0"
 
+
 __all__ = [
     "Atom", "Believes", "Fact", "Formula", "Not", "Stance", "Unsure", "Var",
     "BatchError", "BeliefConflictError", "BeliefError", "BeliefSyntaxError", "BeliefTypeError", "QueryError",
-    "TraceError",
+    "TraceError", "Tracker",
 ]

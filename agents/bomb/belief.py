@@ -5,8 +5,8 @@ action results, messages delivered to it, and its *private trace* (the events it
 by ``env.take_perceived(agent)``, in the general trace vocabulary). It never reads the world, the global
 trace or the grading code.
 
-* ToM answers and "who lacks what": the general checker (:func:`belief.truth.checker.check`) run on its own
-  private trace; what a teammate knows is judged from what this agent saw that teammate observe or hear.
+* ToM answers and "who lacks what": the general checker on its own private trace
+  (:class:`belief.truth.record.PrivateRecord`, updated as perceptions arrive); what a teammate knows is judged from what this agent saw that teammate observe or hear.
   Teammates' private results (an inspection it did not see) are invisible to it, so its answers about
   teammates can be wrong: they are graded against the truth of the global trace.
 * Planning state: bomb locations, room contents, remaining sequences (its own inspections and tool
@@ -21,7 +21,6 @@ trace or the grading code.
 from __future__ import annotations
 
 from belief.agents.bomb.common import BombAgent
-from belief.truth.checker import check
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
 from belief.envs.bomb.events import f_contents, f_last_defuser, f_seq
 from belief.envs.bomb.map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
@@ -29,7 +28,7 @@ from belief.envs.bomb.text import fmt_contents, fmt_defused_phase, fmt_seq, pars
 from belief.envs.bomb.tom import template_fluent
 from belief.grading.levels import level_chain
 from belief.logic.store import BeliefStore
-from belief.truth.trace import Trace
+from belief.truth.record import PrivateRecord
 
 
 class BeliefAgent(BombAgent):
@@ -41,8 +40,7 @@ class BeliefAgent(BombAgent):
         self.agents = tuple(agents)
         self.cutters = dict(cutters or CUTTERS)
         self.table = action_table(self.map.rooms)
-        self.private = Trace(meta={"private_to": name})
-        self._truth = None
+        self.private_record = PrivateRecord(name)       # what it perceived, and the checker on it
         self._unreported: list[int] = []                # bombs whose phase I defused and have not told
         self.seen_seq: dict[int, tuple] = {}           # sequences I read myself or was told (never predicted)
         self.loc: dict[str, int] = {}
@@ -178,17 +176,17 @@ class BeliefAgent(BombAgent):
 
     # --- the private trace and ToM answers ------------------------------------------------------
     def record(self, events) -> None:
-        """Append the events this agent perceived (``env.take_perceived(name)``) to its private trace."""
-        for ev in events:
-            self.private.append(ev.model_copy(update={"t": None}))
-        if events:
-            self._truth = None
+        """Append the events this agent perceived (``env.take_perceived(name)``) to its private record."""
+        self.private_record.add(events)
+
+    @property
+    def private(self):
+        """Its private trace (the events it perceived)."""
+        return self.private_record.trace
 
     def private_truth(self):
-        """The general checker on this agent's private trace (cached until new events arrive)."""
-        if self._truth is None:
-            self._truth = check(self.private)
-        return self._truth
+        """The general checker on this agent's private trace (kept up to date as events arrive)."""
+        return self.private_record.truth()
 
     def _believes_value(self, fluent):
         v = self.private_truth().value((self.name,), fluent)

@@ -1,17 +1,17 @@
 """What a maze player knows, read from its private trace only (the events it perceived, in the trace
 vocabulary): the door states, who it has seen where and when, and the rooms the adversary may be in
 (``possible``: the last sighting, spread by one door per adversary move, minus the rooms seen empty).
-ToM answers come from the general checker on the same private trace.
+ToM answers come from the general checker on the same private trace (a
+:class:`~belief.truth.record.PrivateRecord`, updated event by event).
 """
 
 from __future__ import annotations
 
 from belief.agents.protocol import AgentBase
-from belief.truth.checker import check
 from belief.envs.maze.world import Maze
 from belief.grading.questions import NO, YES, parse_fluent
-from belief.truth.trace import Trace
 from belief.truth.index import is_marker
+from belief.truth.record import PrivateRecord
 
 
 class MazeTracker:
@@ -21,15 +21,12 @@ class MazeTracker:
         self.name, self.partner, self.adversary = name, partner, adversary
         self.maze = Maze.from_layout(layout)
         self.known: dict = {}          # fluent -> last value perceived (seen, done or told)
-        self.private = Trace(meta={"private_to": name})
+        self.record = PrivateRecord(name)   # the events it perceived, and the checker on them
         self.possible: set = set(self.maze.rooms)
-        self._truth = None
 
     # --- perceiving -----------------------------------------------------------------------------------
     def feed(self, events) -> None:
-        for ev in events:
-            self.private.append(ev.model_copy(update={"t": None}))
-            self._truth = None
+        for ev in self.record.add(events):
             for f, v in self._facts(ev):
                 self.known[f] = v
                 if f[0] == "door":
@@ -74,10 +71,14 @@ class MazeTracker:
         return next(iter(self.possible)) if len(self.possible) == 1 else None
 
     # --- answering ToM questions from the private trace -------------------------------------------------
+    @property
+    def private(self):
+        """The private trace (the events this player perceived)."""
+        return self.record.trace
+
     def truth(self):
-        if self._truth is None:
-            self._truth = check(self.private)
-        return self._truth
+        """The checker on the private trace (kept up to date as events arrive)."""
+        return self.record.truth()
 
     def answer(self, q: dict, egocentric: bool = False) -> str:
         """A free-text answer to a general question (kind value/knows, chain, fluent): the checker on the

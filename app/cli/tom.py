@@ -185,6 +185,35 @@ def bench_checker_cmd(
     print(json.dumps(res), flush=True)
 
 
+@bench_app.command("online")
+def bench_online_cmd(
+    events: int = typer.Option(20_000, "--events", min=1, help="events appended to the tracker"),
+    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
+    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
+    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
+    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
+    seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
+    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
+    batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
+    load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
+    as_json: bool = typer.Option(False, "--json", help="print only the JSON line"),
+):
+    """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
+    from belief.app.bench import online as bench_online
+    from belief.logic.policies import get_policy
+
+    try:
+        get_policy(policy)
+    except BeliefError as e:
+        _fail(str(e))
+    res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
+    if not as_json:
+        ratio = f", {res['ratio_vs_batch']}x the batch check" if batch else ""
+        print(f"{res['events']} events: append {res['append_us']} us/event, query {res['query_us']} us{ratio}; "
+              f"peak {res['peak_mb']} MB", file=sys.stderr)
+    print(json.dumps(res), flush=True)
+
+
 @app.command("explain")
 def explain_cmd(
     trace: Path = typer.Argument(..., help="A whole global trace (JSONL, belief.truth.trace, ending with its end marker), e.g. "

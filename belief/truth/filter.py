@@ -22,19 +22,21 @@ believes perceived it (the observers; its ``perceived_as`` entry when it has one
 believes in; secret observers it does not know of are left out. Someone seen acting in a room the agent's
 record does not place them in is first seen there (an ``enter``).
 
-An agent's own belief tracker can be the general checker run on its private trace: that is how the
-bomb game's belief agent answers ToM questions, never from the global trace. The filter is pure; the
-incremental form :class:`PrivateTrace` lets an environment hand each agent its new perceptions as it goes.
+An agent's own belief tracker is the general checker on its private trace (a
+:class:`~belief.truth.record.PrivateRecord`): that is how the agents answer ToM questions, never from the
+global trace. The filter is pure; the incremental form :class:`PrivateTrace` lets an environment hand each
+agent its new perceptions as it goes (its own record answers the conditional observations, without
+re-checking what came before).
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from belief.truth.checker import check
 from belief.logic.policies import get_policy
-from belief.truth.trace import Enter, Exit, Statement, Trace
 from belief.truth.index import IndexBuilder
+from belief.truth.record import PrivateRecord
+from belief.truth.trace import Enter, Exit, Statement, Trace
 
 
 class PrivateTrace:
@@ -51,12 +53,21 @@ class PrivateTrace:
     def __init__(self, agent: str, policy="strict-truthful"):
         self.agent = agent
         self.policy = policy
-        self.trace = Trace(meta={"private_to": agent})
-        self._world = IndexBuilder(None, get_policy(policy))       # the global trace, as it comes
-        self._mine = IndexBuilder(self.trace, get_policy(policy))  # the private trace so far
+        self._world = IndexBuilder(None, get_policy(policy))  # the global trace, as it comes
+        self.record = PrivateRecord(agent, policy)            # the private trace so far, and its truth
         self._seen = 0
         self._original = None                 # the event being fed, when it says who perceived it
         self._believed: Optional[set] = None  # who the agent believes perceived it, when it says so itself
+
+    @property
+    def _mine(self) -> IndexBuilder:
+        """The replay of the private trace so far (where the agent thinks everyone is)."""
+        return self.record.tracker.replay
+
+    @property
+    def trace(self) -> Trace:
+        """The private trace so far."""
+        return self.record.trace
 
     # --- the world, for naming the values the agent saw ----------------------------------------
     def _world_step(self, ev) -> None:
@@ -75,13 +86,10 @@ class PrivateTrace:
     def _keep(self, ev, **update):
         if ev is self._original:
             update.update(self._as_believed(ev.model_copy(update=update)))
-        ev = self.trace.append(ev.model_copy(update={"t": None, **update}))
-        if ev.kind not in _BELIEF_ONLY:
-            self._mine.step(ev, ev.t)
-        return ev
+        return self.record.add_one(ev, **update)
 
     def _believes(self, fluent, values) -> bool:
-        v = check(self.trace, self.policy).value((self.agent,), tuple(fluent))
+        v = self.record.value((self.agent,), tuple(fluent))
         return isinstance(v, str) and v in values
 
     def _arrival(self, ev) -> None:
@@ -287,7 +295,7 @@ class PrivateTrace:
         return None  # noop, noise
 
 
-# Messages change beliefs, never rooms or reality: the filter's replays skip them.
+# Messages change beliefs, never rooms or reality: the filter's replay of the world skips them.
 _BELIEF_ONLY = frozenset({"tell", "announce"})
 
 

@@ -31,6 +31,13 @@ from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompos
 from belief.grammar import parse_query
 from belief.logic.policies import TrustPolicy
 from belief.truth.index import HOW_REALITY, OPAQUE, UNSURE, FluentIndex, is_marker
+from belief.truth.trace import event_agents
+
+
+#: positions per bitset block of a fluent's updates (see :meth:`GroundTruth._blocks`)
+BLOCK_BITS = 12
+BLOCK_MASK = (1 << BLOCK_BITS) - 1
+BLOCK_ALL = (1 << (1 << BLOCK_BITS)) - 1
 
 
 def fluent_of(x) -> tuple:
@@ -113,7 +120,7 @@ class GroundTruth:
         self.final_locations = dict(locations)
         #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
         self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
-        self._vocabulary: Optional[frozenset] = None
+        self._trace_names: Optional[TraceNames] = None
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -141,20 +148,21 @@ class GroundTruth:
                              f"(or -{n + 1}..-1 counting from the end)")
         return self._at(at)
 
+    def trace_names(self) -> "TraceNames":
+        """The names the trace mentions, read once (:class:`TraceNames`)."""
+        if self._trace_names is None:
+            names = TraceNames()
+            names.add_agents(self.agents)
+            if self.owner is not None:
+                names.add_names((self.owner,))
+            names.add_fluents(self._index)
+            names.add_events(self.events)
+            self._trace_names = names
+        return self._trace_names
+
     def vocabulary(self) -> frozenset:
         """Every name the trace mentions (agents, rooms, predicates, entities, values), for query checks."""
-        if self._vocabulary is None:
-            names: set = set(self.agents)
-            names.update(self.trace.agents() if hasattr(self.trace, "agents") else ())
-            if self.owner is not None:
-                names.add(self.owner)
-            for fluent in self._index:
-                names.update(fluent)
-            for e in self.events:
-                _collect_names(e.model_dump(exclude={"kind", "t", "chapter", "source", "source_line", "text",
-                                                     "params"}), names)
-            self._vocabulary = frozenset(names)
-        return self._vocabulary
+        return self.trace_names().frozen()[1]
 
     def check_query_names(self, chain: tuple, atom: Atom) -> None:
         """QueryError for a name the trace never mentions: ``no such agent 'Aliec' (did you mean 'Alice'?)``.
@@ -162,16 +170,14 @@ class GroundTruth:
         The checker answers any chain and fluent (a silent "unknown" for a typo); queries from people go
         through here first so that a misspelt name is an error, not an answer.
         """
-        vocab = self.vocabulary()
-        agents = set(self.agents) | set(self.trace.agents() if hasattr(self.trace, "agents") else ())
+        agents, vocab, predicates = self.trace_names().frozen()
         for a in dict.fromkeys(chain):
             if a not in agents:
                 if a in vocab:
                     raise QueryError(f"{a!r} is not an agent of this trace (agents: {', '.join(sorted(agents))})")
                 raise QueryError(f"no such agent {a!r}{did_you_mean(a, agents)}")
-        if not any(f[0] == atom.pred for f in self._index):
-            raise QueryError(f"no such predicate {atom.pred!r}{did_you_mean(atom.pred, {f[0] for f in self._index})}"
-                             f" in this trace")
+        if atom.pred not in predicates:
+            raise QueryError(f"no such predicate {atom.pred!r}{did_you_mean(atom.pred, predicates)} in this trace")
         for x in atom.args:
             if not isinstance(x, Var) and x not in vocab:
                 raise QueryError(f"no such entity {x!r}{did_you_mean(x, vocab - agents)}")
@@ -240,27 +246,35 @@ class GroundTruth:
         return h[0].value if h else None
 
     # --- chains ------------------------------------------------------------------------------
-    def _bitset(self, idx: FluentIndex, aid: int) -> int:
-        """The positions agent ``aid`` observed, as a Python int bitset (built lazily, cached)."""
-        b = idx.bits.get(aid)
-        if b is None:
-            lst = idx.by_agent.get(aid)
-            if not lst:
-                b = 0
-            else:
-                bits = bytearray((len(idx.times) + 7) // 8)
-                for p in lst:
-                    bits[p >> 3] |= 1 << (p & 7)
-                b = int.from_bytes(bits, "little")
-            idx.bits[aid] = b
-        return b
+    def _blocks(self, idx: FluentIndex, aid: int) -> list:
+        """The positions agent ``aid`` observed, as bitset blocks of :data:`BLOCK` positions (Python ints).
+
+        Built lazily and cached per agent with the number of positions folded in, so an index that keeps
+        growing (:class:`belief.truth.tracker.Tracker`) only folds in the positions appended since: each
+        position is folded once, and a query reads the blocks it needs, not the whole history.
+        """
+        entry = idx.bits.get(aid)
+        if entry is None:
+            entry = idx.bits[aid] = [0, []]
+        lst = idx.by_agent.get(aid)
+        n = len(lst) if lst else 0
+        if entry[0] < n:
+            blocks = entry[1]
+            for k in range(entry[0], n):
+                p = lst[k]
+                b = p >> BLOCK_BITS
+                while len(blocks) <= b:
+                    blocks.append(0)
+                blocks[b] |= 1 << (p & BLOCK_MASK)
+            entry[0] = n
+        return entry[1]
 
     def _latest_group(self, idx: FluentIndex, ids, smask: int, pos: int) -> int:
         """Position of the latest group update at or before ``pos`` whose observers include all ``ids``.
 
         A few rounds of galloping intersection of the agents' position lists (cheap when the answer is
-        recent), then an exact bitset intersection (C-speed AND of per-agent bitsets over the fluent's
-        updates), so a query never walks the history update by update.
+        recent), then an exact bitset intersection (C-speed AND of per-agent bitset blocks, from the block of
+        ``pos`` backwards), so a query never walks the history update by update.
         """
         by = idx.by_agent
         excl = idx.excl
@@ -299,12 +313,38 @@ class GroundTruth:
             j = nj
         if j < 0:
             return -1
-        x = (1 << (j + 1)) - 1
-        for a in ids:
-            x &= self._bitset(idx, a)
-            if not x:
-                return -1
-        return x.bit_length() - 1
+        # the answer for an earlier position of the same agents settles everything up to it: only the blocks
+        # after it are read (a tracker asking at its latest event reads what came since it last asked)
+        memo = idx.common.get(smask)
+        floor = memo[0] if memo is not None and memo[0] <= j else -1
+        found = self._latest_in_blocks(idx, ids, j, floor)
+        if floor >= 0 and found <= floor:
+            found = memo[1]
+        if memo is None or pos > memo[0]:
+            idx.common[smask] = (pos, found)
+        return found
+
+    def _latest_in_blocks(self, idx: FluentIndex, ids, j: int, floor: int) -> int:
+        """The latest position ``<= j`` all of ``ids`` observed, reading the bitset blocks from ``j``'s down to
+        ``floor``'s (-1 if none there; a result ``<= floor`` only says "nothing after ``floor``")."""
+        blocks = [self._blocks(idx, a) for a in ids]
+        b = j >> BLOCK_BITS
+        top = (1 << ((j & BLOCK_MASK) + 1)) - 1
+        last = min(len(bl) for bl in blocks) - 1
+        if last < b:
+            b, top = last, BLOCK_ALL
+        stop = floor >> BLOCK_BITS if floor >= 0 else 0
+        while b >= stop:  # from the block of j backwards: one AND per agent and block
+            x = top
+            for bl in blocks:
+                x &= bl[b]
+                if not x:
+                    break
+            if x:
+                return (b << BLOCK_BITS) + x.bit_length() - 1
+            b -= 1
+            top = BLOCK_ALL
+        return -1
 
     def _ids(self, chain: tuple):
         ids = []
@@ -608,6 +648,75 @@ class GroundTruth:
         return [a for a in self.agents if self.location(a, at) == room]
 
 
+class TraceNames:
+    """The names a trace mentions, gathered incrementally (a trace only grows): its agents (every agent an
+    event names, and those the replay met), every name (agents, rooms, predicates, entities, values) and the
+    predicates of its fluents. Queries check their names against it (:meth:`GroundTruth.check_query_names`)."""
+
+    __slots__ = ("agents", "names", "predicates", "events_read", "fluents_read", "_frozen")
+
+    def __init__(self):
+        self.agents: set = set()
+        self.names: set = set()
+        self.predicates: set = set()
+        self.events_read = 0   # how many events of the trace were read
+        self.fluents_read = 0  # how many fluents of the index (in insertion order) were read
+        self._frozen: Optional[tuple] = None
+
+    def add_agents(self, agents) -> None:
+        for a in agents:
+            if a not in self.agents:
+                self.agents.add(a)
+                self.names.add(a)
+                self._frozen = None
+
+    def add_names(self, names) -> None:
+        before = len(self.names)
+        self.names.update(names)
+        if len(self.names) != before:
+            self._frozen = None
+
+    def add_fluents(self, fluents) -> None:
+        """Read the fluents after the first ``fluents_read`` of ``fluents`` (an index: insertion-ordered)."""
+        it = iter(fluents)
+        for _ in range(self.fluents_read):
+            next(it)
+        for f in it:
+            self.fluents_read += 1
+            if f[0] not in self.predicates:
+                self.predicates.add(f[0])
+                self._frozen = None
+            self.add_names(f)
+
+    def add_events(self, events, upto: Optional[int] = None) -> None:
+        """Read ``events[events_read:upto]``."""
+        end = len(events) if upto is None else upto
+        for k in range(self.events_read, end):
+            e = events[k]
+            self.add_agents(event_agents(e))
+            found: set = set()
+            _collect_names(e.model_dump(exclude=_FREE_TEXT), found)
+            self.add_names(found)
+        self.events_read = max(self.events_read, end)
+
+    def frozen(self) -> tuple:
+        """(agents, names, predicates) as frozensets, rebuilt only after a new name came in."""
+        if self._frozen is None:
+            self._frozen = (frozenset(self.agents), frozenset(self.names), frozenset(self.predicates))
+        return self._frozen
+
+    def snapshot(self) -> "TraceNames":
+        """A copy that later additions to this one leave alone (it shares the frozen sets)."""
+        copy = TraceNames()
+        copy.agents, copy.names, copy.predicates = copy._frozen = self.frozen()
+        copy.events_read, copy.fluents_read = self.events_read, self.fluents_read
+        return copy
+
+
+#: event fields that hold free text, not names
+_FREE_TEXT = frozenset({"kind", "t", "chapter", "source", "source_line", "text", "params"})
+
+
 def _collect_names(x, out: set) -> None:
     """Every string in an event's dump (names only: free-text fields are excluded by the caller)."""
     if isinstance(x, str):
@@ -621,4 +730,4 @@ def _collect_names(x, out: set) -> None:
             _collect_names(v, out)
 
 
-__all__ = ["TruthAnswer", "GroundTruth", "Provenance", "fluent_of", "UNSURE", "OPAQUE"]
+__all__ = ["TruthAnswer", "GroundTruth", "Provenance", "TraceNames", "fluent_of", "UNSURE", "OPAQUE"]

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Optional
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
 from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
-from belief.truth.trace import perception_agents
+from belief.truth.trace import event_agents, perception_agents
 
 #: how a value reached a chain
 HOW_REALITY = "reality"
@@ -73,7 +73,8 @@ def is_marker(v) -> bool:
 
 class FluentIndex:
     __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "percs", "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides")
+                 "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
+                 "overrides")
 
     def __init__(self):
         self.times: list[int] = []
@@ -89,7 +90,10 @@ class FluentIndex:
         self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
         self.by_agent: dict[int, list[int]] = {}
         self.wit_by_agent: dict[int, list[int]] = {}
-        self.bits: dict[int, int] = {}      # lazily built bitsets of by_agent (query time only)
+        # by_agent as bitset blocks, built lazily at query time: aid -> [positions folded in, blocks]; an
+        # index that grows (the online tracker) extends them from the positions appended since
+        self.bits: dict[int, list] = {}
+        self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: list[int] = []
@@ -163,12 +167,13 @@ class IndexBuilder:
         self.last_chapter: Optional[int] = None
         self.seq = 0
         self._bits_cache: dict[int, tuple] = {}
-        self.all_agents: Optional[list] = None
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
         # the default (every observer perceives, and believes exactly the observers did)
         self._spec: Optional[tuple] = None
         self._percs: dict[int, Optional[Perception]] = {}  # observer mask -> Perception, for the current event
         self._msg_perc: Optional[Perception] = None       # a message's perception (its observers are fixed)
+        self._named: dict[str, None] = {}   # agents named by the events before position _named_upto
+        self._named_upto = 0
 
     # -- helpers --
     def bit(self, agent: str) -> int:
@@ -200,6 +205,22 @@ class IndexBuilder:
                 i += 1
             r = self._bits_cache[mask] = tuple(out)
         return r
+
+    def named_agents(self, ev, e: int) -> list:
+        """Every agent named by the events up to and including ``ev`` (at position ``e``), in order of first
+        mention. Causal, so that replaying a prefix (the online tracker) gives what the whole trace gives;
+        folded in lazily, so each event is read once however many such messages come."""
+        if self.trace is not None:
+            for k in range(self._named_upto, e):
+                for a in event_agents(self.trace[k]):
+                    self._named.setdefault(a, None)
+            self._named_upto = max(self._named_upto, e)
+        names = dict(self._named)
+        for a in event_agents(ev):
+            names.setdefault(a, None)
+        for a in self.agents:  # a builder without its trace (a filter's replay) knows the agents it met
+            names.setdefault(a, None)
+        return list(names)
 
     def fidx(self, f: tuple) -> FluentIndex:
         idx = self.index.get(f)
@@ -573,10 +594,8 @@ class IndexBuilder:
             if room is not None:
                 listeners = tuple(self.agents[i] for i in self.ids(self.occ.get(room, 0))
                                   if self.agents[i] != ev.sender)
-            else:  # the sender is in no room: a public message reaches every agent of the trace
-                if self.all_agents is None:
-                    self.all_agents = self.trace.agents()
-                listeners = tuple(a for a in self.all_agents if a != ev.sender)
+            else:  # the sender is in no room: a public message reaches every agent named so far
+                listeners = tuple(a for a in self.named_agents(ev, e) if a != ev.sender)
                 for a in listeners:
                     self.bit(a)
         self._apply(ev, self._context(ev, self._overheard(ev, listeners), True), t, e)

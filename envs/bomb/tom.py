@@ -37,12 +37,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 from belief.truth.checker import check
+from belief.truth.tracker import Tracker
 from belief.envs.bomb.events import f_changed, f_contents, f_in, f_last_defusal, f_last_defuser, f_seq
 from belief.envs.bomb.map import AGENTS, bomb_name, room_name
 from belief.envs.base.labels import LabelledQuestion
 from belief.errors import TraceError
 from belief.grading.levels import LEVELS, level_chain
-from belief.truth.trace import Trace
 
 TEMPLATES = ("contents", "changed", "just_defused", "sequence")
 SETS = ("study", "probe")
@@ -149,19 +149,24 @@ class QuestionStream:
         self.rooms = tuple(meta["map"]["rooms"])
         self.bombs = tuple(sorted(int(b) for b in meta["bombs"]))
         self.probes = probes
-        self.events: list = []
+        self.tracker = Tracker(meta=meta)  # the global trace so far, checked as it comes (never re-checked)
         self._open: Optional[tuple] = None  # (turn, action event) awaiting completion
+
+    @property
+    def events(self):
+        """The events fed so far."""
+        return self.tracker.trace
 
     def feed(self, ev) -> list[Question]:
         out = []
         turn = _turn_of(ev)
         if self._open is not None and (turn is None or turn != self._open[0] or ev.source.endswith("start")):
             out = self._ask()
-        self.events.append(ev)
+        ev = self.tracker.append(ev, renumber=True)
         if ev.kind == "action" and ev.name in ACTION_NAMES and turn is not None:
-            self._open = (turn, ev, len(self.events) - 1)
+            self._open = (turn, ev, ev.t)
         elif self._open is not None:
-            self._open = (*self._open[:2], len(self.events) - 1)
+            self._open = (*self._open[:2], ev.t)
         return out
 
     def flush(self) -> list[Question]:
@@ -170,7 +175,7 @@ class QuestionStream:
     def _ask(self) -> list[Question]:
         turn, act, last = self._open
         self._open = None
-        truth = check(Trace(self.events[:last + 1], meta=self.meta))
+        truth = self.tracker.truth()  # the truth of the events up to ``last``: the turn's last one
         at = last
         p = act.params
         asked, rnd = act.agent, int(p.get("round", 0))

@@ -72,6 +72,17 @@ def test_bench_checker_small():
     assert s["events"] == 500 and s["queries"] == 500
 
 
+def test_bench_online_small():
+    """One JSON line; the bench itself asserts that online and batch answers agree and the trace reads back."""
+    r = runner.invoke(app, ["bench", "online", "--events", "400", "--agents", "4", "--depth", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.output.strip().splitlines()[-1])
+    assert set(s) >= {"append_us", "query_us", "peak_mb", "ratio_vs_batch", "load_events_per_s", "load_15_events_ms"}
+    assert s["events"] == 400 and s["agents"] == 4 and s["ratio_vs_batch"] > 0
+    r = runner.invoke(app, ["bench", "online", "--events", "10", "--policy", "nope"])
+    assert r.exit_code == 1 and "unknown trust policy" in r.output
+
+
 def test_subprocess_last_line_is_json(tmp_path):
     """Through a pipe (not a terminal): nothing but the table and the JSON line on stdout."""
     p = subprocess.run([sys.executable, "-c", "from belief.app.cli import main; main()", "bench", "checker",

@@ -1,0 +1,247 @@
+"""Online tracking: append events one at a time, ask any chain at any moment, always equal to the batch check.
+
+:class:`Tracker` keeps the checker's replay (:class:`~belief.truth.index.IndexBuilder`) alive instead of
+running it over a finished trace. ``append`` replays one event (its cost is proportional to the agents who
+observe it, and, for an entry, to what the room holds), and queries read the same per-fluent update lists
+the batch :func:`~belief.truth.checker.check` builds, so a query costs the same as on a batch truth
+(logarithmic in the trace length) and ``tracker.truth()`` gives exactly what ``check(tracker.trace)``
+gives. Whatever the replay learns to do (new event fields, new semantics) the tracker does too.
+
+    from belief import Tracker
+
+    tr = Tracker()
+    tr.append({"kind": "enter", "agents": ["Anne", "Carl"], "room": "kitchen"})
+    tr.append('{"kind": "move", "agent": "Anne", "object": "apple", "to": "box"}')
+    tr.value(("Carl", "Anne"), ("in", "apple"))      # 'box'
+    tr.answer("? Carl BELIEVE Anne BELIEVE apple IN ?c").value
+
+A bad event (malformed JSON, an exit of an agent who is in no room, a name the domain does not know, ...)
+raises a one-line :class:`~belief.errors.TraceError` and leaves the tracker as it was.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any, Optional, Sequence, Union
+
+from belief.errors import TraceError
+from belief.logic.domain import Domain
+from belief.logic.formula import Formula
+from belief.logic.policies import TrustPolicy, get_policy
+from belief.truth.ground import GroundTruth, TraceNames, TruthAnswer
+from belief.truth.index import IndexBuilder
+from belief.truth.trace import Trace, _Event, parse_event
+from belief.truth.typed_trace import MAX_REPORTED, type_problems
+
+
+class _Prefix(Sequence):
+    """The first ``n`` events of a list that keeps growing (a view, not a copy)."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list, n: int):
+        self._items = items
+        self._n = n
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self._items[:self._n][i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        return self._items[i]
+
+    def __iter__(self):
+        return islice(self._items, self._n)
+
+
+class TrackedTruth(GroundTruth):
+    """The ground truth of a tracker's first ``n`` events, sharing the tracker's replay (no copy).
+
+    Updates appended later carry later times, so every query at a time of the prefix (the default: its last
+    event) reads only what the prefix says: it answers as ``check`` of the prefix does. The tracker's own
+    queries go through one *live* instance that follows every append (``live=True``).
+    """
+
+    def __init__(self, tracker: "Tracker", live: bool = False):
+        b = tracker.replay
+        self.trace = tracker.trace
+        self.events = tracker.trace._events if live else _Prefix(tracker.trace._events, len(tracker.trace))
+        self.policy = b.policy
+        self.agents = tracker._agent_tuple()
+        self._aid = b.aid  # agent -> id only grows; ids of agents met later are never in the prefix's updates
+        self._index = b.index
+        self._chapters = b.chapters
+        self.owner = tracker.trace.meta.get("private_to")
+        self._trace_names = None
+        self._n_fluents = None if live else len(b.index)
+        self._tracker = tracker
+
+    @property
+    def final_locations(self) -> dict:
+        return {a: self.location(a) for a in self.agents}
+
+    def fluents(self) -> list[tuple]:
+        return list(self._index if self._n_fluents is None else islice(self._index, self._n_fluents))
+
+    def trace_names(self) -> TraceNames:
+        if self._n_fluents is None:  # live: the tracker's names, read up to now
+            return self._tracker._names_upto(len(self.events), len(self._index), self.agents)
+        if self._trace_names is None:
+            names = self._tracker._names_upto(len(self.events), self._n_fluents, self.agents)
+            self._trace_names = names.snapshot()
+        return self._trace_names
+
+
+class Tracker:
+    """The exact ground truth of a trace that grows: ``append`` events, query at any moment.
+
+    ``Tracker(policy="strict-truthful", domain=None, entities=None, meta=None)``: the trust policy of
+    :func:`~belief.truth.checker.check`; with a ``domain`` (and ``entities``: name -> type) every event is
+    type-checked before it is taken; ``meta`` is the trace's meta (``{"private_to": agent}`` makes it that
+    agent's private record, whose own beliefs stand for reality).
+    """
+
+    def __init__(self, policy: Union[str, TrustPolicy, None] = "strict-truthful", *, domain: Optional[Domain] = None,
+                 entities: Optional[dict] = None, meta: Optional[dict] = None):
+        self.trace = Trace(meta=meta)
+        self.policy = get_policy(policy)
+        self.domain = domain
+        self.entities = entities
+        #: the checker's replay so far (where everyone is, what the world holds, every update): read only
+        self.replay = IndexBuilder(self.trace, self.policy)
+        self._truth: Optional[TrackedTruth] = None
+        self._agents: tuple = ()
+        self._names = TraceNames()
+        self._live = TrackedTruth(self, live=True)
+
+    def __len__(self) -> int:
+        return len(self.trace)
+
+    def __repr__(self) -> str:
+        return f"Tracker({len(self.trace)} events, {len(self.replay.agents)} agents)"
+
+    # --- appending ------------------------------------------------------------------------------
+    def append(self, event: Union[_Event, dict, str, bytes], *, renumber: bool = False) -> Any:
+        """Take one event (an event object, a dict, or one JSON line) and return it as stored (with its ``t``).
+
+        The event's ``t`` must be its index in the trace (or absent); ``renumber=True`` gives it the next
+        index whatever it carries (events taken from another trace, e.g. an agent's perceptions). On a bad
+        event: TraceError, and the tracker is unchanged.
+        """
+        n = len(self.trace)
+        if isinstance(event, _Event):
+            ev = event
+        elif isinstance(event, (dict, str, bytes)):
+            ev = parse_event(event)
+        else:
+            raise TraceError(f"not an event: {str(event)[:60]!r} (expected an event, a dict or a JSON line)")
+        if ev.t != n:
+            if ev.t is not None and not renumber:
+                raise TraceError(f"{ev.where()}: event has t={ev.t} but is appended at index {n}")
+            ev = ev.model_copy(update={"t": n})
+        if self.domain is not None:
+            problems = type_problems((ev,), self.domain, self.entities)
+            if problems:
+                raise TraceError(f"the event does not fit domain {self.domain.name}: "
+                                 + "; ".join(problems[:MAX_REPORTED]))
+        self._replay(ev, n)
+        self.trace._events.append(ev)  # already checked: its t is its index
+        self._truth = None
+        if len(self._agents) != len(self.replay.agents):
+            self._live.agents = self._agent_tuple()
+        return ev
+
+    def extend(self, events, *, renumber: bool = False) -> list:
+        """:meth:`append` each event in turn; returns the stored events (stops at the first bad one)."""
+        return [self.append(e, renumber=renumber) for e in events]
+
+    def _replay(self, ev, n: int) -> None:
+        """Replay one event; on failure undo what the replay touched before it refused the event."""
+        b = self.replay
+        n_agents, seq, chapter, rooms = len(b.agents), b.seq, b.last_chapter, len(b.rooms)
+        saved_chapter = None
+        if ev.chapter is not None and ev.chapter in b.chapters:
+            ch = b.chapters[ev.chapter]
+            saved_chapter = (set(ch.participants), dict(ch.exit_rank))
+        try:
+            b.step(ev, n)
+        except Exception:
+            if b.seq != seq:  # updates were written before the failure (a policy that broke midway): replay
+                self.replay = IndexBuilder(self.trace, self.policy).run()
+                self._agents = ()
+                self._live = TrackedTruth(self, live=True)
+                raise
+            for a in b.agents[n_agents:]:
+                del b.aid[a]
+                b.loc.pop(a, None)
+            del b.agents[n_agents:]
+            b.last_chapter = chapter
+            if ev.chapter is not None:
+                if saved_chapter is None:
+                    b.chapters.pop(ev.chapter, None)
+                else:
+                    b.chapters[ev.chapter].participants, b.chapters[ev.chapter].exit_rank = saved_chapter
+            if len(b.rooms) != rooms and getattr(ev, "room", None) is not None:
+                b.rooms.discard(ev.room)
+            raise
+
+    # --- the truth so far -----------------------------------------------------------------------
+    def _agent_tuple(self) -> tuple:
+        if len(self._agents) != len(self.replay.agents):
+            self._agents = tuple(self.replay.agents)
+        return self._agents
+
+    def _names_upto(self, n_events: int, n_fluents: int, agents: tuple) -> TraceNames:
+        """The names of the first ``n_events`` events (shared and read incrementally; a view of an earlier
+        prefix, asked after later events were read, gets its own)."""
+        names = self._names
+        if names.events_read > n_events or names.fluents_read > n_fluents:
+            names = TraceNames()
+        elif names.events_read == n_events and names.fluents_read == n_fluents and len(names.agents) >= len(agents):
+            return names  # nothing new (the agents of the replay are agents of the events)
+        names.add_agents(agents)
+        if self.trace.meta.get("private_to") is not None:
+            names.add_names((self.trace.meta["private_to"],))
+        names.add_fluents(islice(self.replay.index, n_fluents))
+        names.add_events(self.trace._events, n_events)
+        return names
+
+    def truth(self) -> TrackedTruth:
+        """A :class:`~belief.truth.ground.GroundTruth` of the events so far, answering as
+        ``check(self.trace, policy)`` does (it stays that prefix's truth after later appends).
+        Cheap: it shares the tracker's replay; the same object until the next append."""
+        if self._truth is None:
+            self._truth = TrackedTruth(self)
+        return self._truth
+
+    # --- queries (the GroundTruth methods, on the events so far) --------------------------------
+    def value(self, chain, fluent, at: Optional[int] = None):
+        """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
+        return self._live.value(chain, fluent, at)
+
+    def lookup(self, chain, fluent, at: Optional[int] = None):
+        return self._live.lookup(chain, fluent, at)
+
+    def reality(self, fluent, at: Optional[int] = None):
+        return self._live.reality(fluent, at)
+
+    def answer(self, query: Union[str, Formula], at: Optional[int] = None) -> TruthAnswer:
+        """Answer ``? A BELIEVE B BELIEVE apple IN ?c`` (open) or a ground fact (yes/no)."""
+        return self._live.answer(query, at)
+
+    def knows(self, agent: str, fluent, perspective=(), at: Optional[int] = None) -> bool:
+        return self._live.knows(agent, fluent, perspective, at)
+
+    def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
+        return self._live.knows_chain(chain, fluent, at)
+
+    def aware_that_knows(self, a: str, b: str, fluent, at: Optional[int] = None) -> bool:
+        return self._live.aware_that_knows(a, b, fluent, at)
+
+
+__all__ = ["Tracker", "TrackedTruth"]
