@@ -69,7 +69,8 @@ def is_marker(v) -> bool:
 
 class FluentIndex:
     __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides")
+                 "by_agent", "wit_by_agent", "bits", "real_t", "real_v", "real_e", "change_t", "overrides",
+                 "outcomes")
 
     def __init__(self):
         self.times: list[int] = []
@@ -81,7 +82,8 @@ class FluentIndex:
         self.seqs: list[int] = []
         self.changes: list[bool] = []
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
-        self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values)
+        self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values), or a MayCondition
+        self.outcomes: dict[int, Any] = {}  # position of a possible change -> the value it gives if it happened
         self.by_agent: dict[int, list[int]] = {}
         self.wit_by_agent: dict[int, list[int]] = {}
         self.bits: dict[int, int] = {}      # lazily built bitsets of by_agent (query time only)
@@ -91,6 +93,19 @@ class FluentIndex:
         self.change_t: list[int] = []       # times at which the real value changed
         # chain (tuple of agent ids) -> [times, values, events, seqs, hows]
         self.overrides: dict[tuple, list] = {}
+
+
+class MayCondition(tuple):
+    """The conditions of a possible change: ``((fluent, frozenset of values), ...)``. A chain draws the change
+    unless it can rule one of them out (its value of a condition's fluent is none of the values)."""
+
+    __slots__ = ()
+
+
+def may_condition(given) -> Optional[MayCondition]:
+    if not given:
+        return None
+    return MayCondition((tuple(c.fluent), frozenset(c.values)) for c in given)
 
 
 @dataclass
@@ -166,7 +181,7 @@ class IndexBuilder:
               wmask: int = 0, change: bool = False, cond: Optional[tuple] = None):
         wmask |= mask
         if not wmask:
-            return
+            return -1
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
@@ -189,6 +204,7 @@ class IndexBuilder:
                     positions[i] = [pos]
                 else:
                     lst.append(pos)
+        return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
         chain = normalize_chain(chain)
@@ -363,8 +379,12 @@ class IndexBuilder:
     def on_possible(self, ev, t, e):
         mask = self.mask_of(ev.observers)
         excl = self.bit(ev.agent) if ev.agent else 0
-        for fl in ev.fluents:
-            self.group(tuple(fl), mask, UNSURE, t, e, HOW_POSSIBLE, excl, change=True)
+        cond = may_condition(getattr(ev, "given", None))
+        outcomes = getattr(ev, "values", None)
+        for k, fl in enumerate(ev.fluents):
+            pos = self.group(tuple(fl), mask, UNSURE, t, e, HOW_POSSIBLE, excl, change=True, cond=cond)
+            if outcomes is not None and outcomes[k] is not None and pos >= 0:
+                self.index[tuple(fl)].outcomes[pos] = outcomes[k]
 
     def on_action(self, ev, t, e):
         room = self.room_of_actor(ev, ev.agent)
@@ -428,5 +448,5 @@ class IndexBuilder:
         self._apply(ev, self._context(ev, listeners, True), t, e)
 
 
-__all__ = ["MAX_AGENTS", "FluentIndex", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
+__all__ = ["MAX_AGENTS", "FluentIndex", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]
