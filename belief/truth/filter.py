@@ -41,10 +41,13 @@ class PrivateTrace:
     (:class:`~belief.truth.index.IndexBuilder`), so the filter and the checker agree on rooms and reality.
     """
 
-    def __init__(self, agent: str, policy="strict-truthful"):
+    def __init__(self, agent: str, policy="strict-truthful", constraints=None):
         self.agent = agent
         self.policy = policy
-        self.trace = Trace(meta={"private_to": agent})
+        meta = {"private_to": agent}
+        if constraints:  # the world's rules are public: the private record reasons with them too
+            meta["constraints"] = list(constraints)
+        self.trace = Trace(meta=meta)
         self._world = IndexBuilder(None, get_policy(policy))       # the global trace, as it comes
         self._mine = IndexBuilder(self.trace, get_policy(policy))  # the private trace so far
         self._seen = 0
@@ -70,8 +73,14 @@ class PrivateTrace:
         return ev
 
     def _believes(self, fluent, values) -> bool:
-        v = check(self.trace, self.policy).value((self.agent,), tuple(fluent))
-        return isinstance(v, str) and v in values
+        truth = check(self.trace, self.policy)
+        v = truth.value((self.agent,), tuple(fluent))
+        if isinstance(v, str) and v in values:
+            return True
+        if truth.constraints is not None:  # known by elimination (docs/logic.md)
+            s = truth.possible((self.agent,), tuple(fluent))
+            return s is not None and bool(s) and s <= set(values)
+        return False
 
     def _arrival(self, ev) -> None:
         """The agent arrived in ``ev.room``: it sees who is there and what the room holds.
@@ -105,13 +114,19 @@ class PrivateTrace:
         if kind == "observe":
             values = ev.values if ev.values is not None else tuple(self._world.reality.get(tuple(f)) for f in ev.fluents)
             self._world_step(ev)
+            if ev.given is not None and (me in ev.agents or (ev.witnesses and me in ev.witnesses)):
+                # a conditional observation names what the world really held: only who draws it perceives it
+                if me in ev.agents and self._believes(ev.given.fluent, ev.given.values):
+                    return self._keep(ev, values=values)
+                return None
             if me in ev.agents:
-                sees = ev.given is None or self._believes(ev.given.fluent, ev.given.values)
-                return self._keep(ev, values=values if sees else None)
+                return self._keep(ev, values=values)
             if ev.witnesses and me in ev.witnesses:
                 return self._keep(ev, values=None)
             return None
         if kind == "possible":
+            # kept as the agent perceived it: environments state possible changes from what observers see
+            # (their conditions are weighed against the agent's own record), never from the hidden world
             self._world_step(ev)
             return self._keep(ev) if me in ev.observers else None
         if kind == "action":
@@ -163,7 +178,7 @@ _BELIEF_ONLY = frozenset({"tell", "announce"})
 
 def private_trace(trace, agent: str, policy="strict-truthful") -> Trace:
     """The private trace of ``agent``: every event of ``trace`` it perceived, masked as it perceived it."""
-    p = PrivateTrace(agent, policy)
+    p = PrivateTrace(agent, policy, (getattr(trace, "meta", None) or {}).get("constraints"))
     for ev in trace:
         p.feed(ev)
     return p.trace
