@@ -35,13 +35,14 @@ from belief.truth.trace import Trace
 class BeliefAgent(BombAgent):
     kind = "belief"
 
-    def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS):
+    def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS, constraints=None):
         self.name = name
         self.map = game_map
         self.agents = tuple(agents)
         self.cutters = dict(cutters or CUTTERS)
         self.table = action_table(self.map.rooms)
-        self.private = Trace(meta={"private_to": name})
+        # the game's public rules (the trace meta's "constraints"): knowledge by elimination on my record too
+        self.private = Trace(meta={"private_to": name, **({"constraints": list(constraints)} if constraints else {})})
         self._truth = None
         self._unreported: list[int] = []                # bombs whose phase I defused and have not told
         self.seen_seq: dict[int, tuple] = {}           # sequences I read myself or was told (never predicted)
