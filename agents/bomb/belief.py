@@ -34,13 +34,15 @@ from belief.truth.record import PrivateRecord
 class BeliefAgent(BombAgent):
     kind = "belief"
 
-    def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS):
+    def __init__(self, name: str, game_map: GameMap = DEFAULT_MAP, cutters=None, agents=AGENTS, constraints=None):
         self.name = name
         self.map = game_map
         self.agents = tuple(agents)
         self.cutters = dict(cutters or CUTTERS)
         self.table = action_table(self.map.rooms)
-        self.private_record = PrivateRecord(name)       # what it perceived, and the checker on it
+        # what it perceived, and the checker on it; the game's public rules (the trace meta's "constraints"):
+        # knowledge by elimination on its record too
+        self.private_record = PrivateRecord(name, meta={"constraints": list(constraints)} if constraints else None)
         self._unreported: list[int] = []                # bombs whose phase I defused and have not told
         self.seen_seq: dict[int, tuple] = {}           # sequences I read myself or was told (never predicted)
         self.loc: dict[str, int] = {}

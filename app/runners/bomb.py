@@ -36,7 +36,7 @@ AGENT_KINDS = ("belief", "planner", "random", "llm")
 def make_agent(kind: str, name: str, env, seed) -> Agent:
     w = env.world
     if kind == "belief":
-        return BeliefAgent(name, w.map, w.cutters)
+        return BeliefAgent(name, w.map, w.cutters, constraints=env.trace.meta.get("constraints"))
     if kind == "planner":
         return PlannerAgent(name, world=w)
     if kind == "random":

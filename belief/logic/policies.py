@@ -92,6 +92,9 @@ class TrustPolicy:
     """Base class. Subclasses set ``name`` and implement :meth:`effects`."""
 
     name: str = "custom"
+    #: senders say only what they know: a true message counts as its sender's own sighting when others
+    #: ask whether the sender knows (awareness, docs/logic.md)
+    senders_know: bool = False
 
     def effects(self, event, ctx: PolicyContext) -> Iterable[Effect]:
         raise NotImplementedError
@@ -102,6 +105,7 @@ class TrustPolicy:
 
 class StrictTruthful(TrustPolicy):
     name = "strict-truthful"
+    senders_know = True
 
     def effects(self, event, ctx):
         group = frozenset((ctx.sender, *ctx.listeners))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
+from belief.logic.constraints import Constraints, constraints_of
 from belief.logic.domain import Domain
 from belief.logic.policies import TrustPolicy, get_policy
 from belief.truth.trace import Trace
@@ -27,18 +28,21 @@ from belief.truth.index import (HOW_ENTERED, HOW_POSSIBLE, HOW_REALITY, HOW_SEEN
 
 
 def check(trace, policy: Union[str, TrustPolicy, None] = "strict-truthful", *, domain: Optional[Domain] = None,
-          entities: Optional[dict] = None) -> GroundTruth:
+          entities: Optional[dict] = None, constraints: Union[Constraints, list, None] = None) -> GroundTruth:
     """The exact ground truth of ``trace`` under the trust ``policy`` (a name or a TrustPolicy).
 
     With a ``domain`` (and optionally ``entities``: name -> type) the trace is type-checked first
     (:func:`belief.truth.typed_trace.type_check`): a TraceError lists the events that do not fit.
+    ``constraints`` (default: the trace's ``meta["constraints"]``) are the world's rules for knowledge by
+    elimination (:mod:`belief.logic.constraints`).
     """
     if not isinstance(trace, Trace):
         trace = Trace(trace)
     if domain is not None:
         type_check(trace, domain, entities)
+    rules = constraints_of(trace, constraints)
     b = IndexBuilder(trace, get_policy(policy)).run()
-    return GroundTruth(trace, b.policy, b.agents, b.index, b.loc, b.chapters)
+    return GroundTruth(trace, b.policy, b.agents, b.index, b.loc, b.chapters, rules)
 
 
 __all__ = ["TruthAnswer", "GroundTruth", "Provenance", "check", "fluent_of", "HOW_ENTERED", "HOW_REALITY",

@@ -50,11 +50,13 @@ class PrivateTrace:
     (:class:`~belief.truth.index.IndexBuilder`), so the filter and the checker agree on rooms and reality.
     """
 
-    def __init__(self, agent: str, policy="strict-truthful"):
+    def __init__(self, agent: str, policy="strict-truthful", constraints=None):
         self.agent = agent
         self.policy = policy
+        # the world's rules are public: the private record reasons with them too
+        meta = {"constraints": list(constraints)} if constraints else None
         self._world = IndexBuilder(None, get_policy(policy))  # the global trace, as it comes
-        self.record = PrivateRecord(agent, policy)            # the private trace so far, and its truth
+        self.record = PrivateRecord(agent, policy, meta=meta)  # the private trace so far, and its truth
         self._seen = 0
         self._original = None                 # the event being fed, when it says who perceived it
         self._believed: Optional[set] = None  # who the agent believes perceived it, when it says so itself
@@ -89,8 +91,14 @@ class PrivateTrace:
         return self.record.add_one(ev, **update)
 
     def _believes(self, fluent, values) -> bool:
-        v = self.record.value((self.agent,), tuple(fluent))
-        return isinstance(v, str) and v in values
+        truth = self.record.truth()
+        v = truth.value((self.agent,), tuple(fluent))
+        if isinstance(v, str) and v in values:
+            return True
+        if truth.constraints is not None:  # known by elimination (docs/logic.md)
+            s = truth.possible((self.agent,), tuple(fluent))
+            return s is not None and bool(s) and s <= set(values)
+        return False
 
     def _arrival(self, ev) -> None:
         """The agent arrived in ``ev.room``: it sees who is there and what the room holds.
@@ -228,13 +236,19 @@ class PrivateTrace:
         if kind == "observe":
             values = ev.values if ev.values is not None else tuple(self._world.reality.get(tuple(f)) for f in ev.fluents)
             self._world_step(ev)
+            if ev.given is not None and (me in ev.agents or (ev.witnesses and me in ev.witnesses)):
+                # a conditional observation names what the world really held: only who draws it perceives it
+                if me in ev.agents and self._believes(ev.given.fluent, ev.given.values):
+                    return self._keep(ev, values=values)
+                return None
             if me in ev.agents:
-                sees = ev.given is None or self._believes(ev.given.fluent, ev.given.values)
-                return self._keep(ev, values=values if sees else None)
+                return self._keep(ev, values=values)
             if ev.witnesses and me in ev.witnesses:
                 return self._keep(ev, values=None)
             return None
         if kind == "possible":
+            # kept as the agent perceived it: environments state possible changes from what observers see
+            # (their conditions are weighed against the agent's own record), never from the hidden world
             self._world_step(ev)
             return self._keep(ev) if me in ev.observers else None
         if kind == "action":
@@ -301,7 +315,7 @@ _BELIEF_ONLY = frozenset({"tell", "announce"})
 
 def private_trace(trace, agent: str, policy="strict-truthful") -> Trace:
     """The private trace of ``agent``: every event of ``trace`` it perceived, masked as it perceived it."""
-    p = PrivateTrace(agent, policy)
+    p = PrivateTrace(agent, policy, (getattr(trace, "meta", None) or {}).get("constraints"))
     for ev in trace:
         p.feed(ev)
     return p.trace

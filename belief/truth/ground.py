@@ -30,7 +30,9 @@ from belief.errors import QueryError, did_you_mean
 from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
 from belief.grammar import parse_query
 from belief.logic.policies import TrustPolicy
-from belief.truth.index import HOW_REALITY, OPAQUE, UNSURE, FluentIndex, is_marker
+from belief.logic.constraints import Constraints
+from belief.truth.index import HOW_REALITY, HOW_TOLD, OPAQUE, UNSURE, FluentIndex, MayCondition, is_marker
+from belief.truth.possible import Elimination
 from belief.truth.trace import event_agents
 
 
@@ -109,7 +111,7 @@ class GroundTruth:
     _GALLOP_ROUNDS = 1
 
     def __init__(self, trace, policy: TrustPolicy, agents: list[str], index: dict, locations: dict,
-                 chapters: dict):
+                 chapters: dict, constraints: Optional[Constraints] = None):
         self.trace = trace
         self.events = tuple(trace)
         self.policy = policy
@@ -121,6 +123,9 @@ class GroundTruth:
         #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
         self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
         self._trace_names: Optional[TraceNames] = None
+        #: the world's rules (docs/logic.md, "Knowledge by elimination"); None: every fluent stands alone
+        self.constraints = constraints if constraints else None
+        self._elim = Elimination(self, constraints) if constraints else None
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -361,8 +366,37 @@ class GroundTruth:
         cond = idx.conds.get(j)
         if cond is None:
             return True
-        g, values = cond
         before = idx.times[j] - 1
+        if isinstance(cond, MayCondition):
+            return all(self._may_hold(chain, g, values, before) for g, values in cond)
+        g, values = cond
+        if self._sure_held(chain, g, values, before):
+            return True
+        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+            s = self._elim.possible(chain, g, before)
+            return s is not None and bool(s) and s <= values
+        return False
+
+    def _may_hold(self, chain: tuple, g: tuple, values: frozenset, before: int) -> bool:
+        """Can ``chain`` not rule out that ``g`` had one of ``values`` just before (the condition of a
+        possible change)? Its definite value decides; without one, its possible values do."""
+        found = self._find(chain, g, before) if before >= 0 else None
+        if found is not None:
+            gidx, kind, k = found
+            if kind == "g":
+                v = gidx.values[k]
+                if v is not UNSURE:
+                    v = self._resolve(g, v, gidx.times[k], before)
+            else:
+                v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
+            if isinstance(v, str):
+                return v in values
+        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+            s = self._elim.possible(chain, g, before)
+            return s is None or bool(s & values)
+        return True
+
+    def _sure_held(self, chain: tuple, g: tuple, values: frozenset, before: int) -> bool:
         while before >= 0:
             found = self._find(chain, g, before)
             if found is None:
@@ -491,7 +525,33 @@ class GroundTruth:
             raise QueryError("knows_chain needs at least one agent")
         return self._kw(chain, fluent_of(fluent), self._at(at))
 
+    def possible(self, chain, fluent, at: Optional[int] = None) -> Optional[frozenset]:
+        """The values of ``fluent`` that ``chain``'s observations and the world's constraints have not ruled
+        out after event ``at`` (docs/logic.md, "Knowledge by elimination"). One value: the chain knows it
+        (when it is the real one). ``None``: any value (no constraint gives the fluent a domain)."""
+        chain = self.normalize(chain)
+        if not chain:
+            raise QueryError("possible needs at least one agent")
+        fluent = fluent_of(fluent)
+        at = self._at(at)
+        if self._elim is not None and self.constraints.constrained(fluent):
+            return self._elim.possible(chain, fluent, at)
+        if self._kw_direct(chain, fluent, at):
+            return frozenset((self.reality(fluent, at),))
+        return self.constraints.domain(fluent) if self.constraints else None
+
     def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """Knowledge: the chain's own records (:meth:`_kw_direct`) or elimination across constrained fluents,
+        unless its later beliefs contradict the value through the constraints."""
+        el = self._elim
+        if el is None or not self.constraints.constrained(fluent):
+            return self._kw_direct(chain, fluent, at)
+        if not (self._kw_direct(chain, fluent, at)
+                or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at)))):
+            return False
+        return not el.defeated(chain, fluent, at)
+
+    def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)
         if idx is None:
             return False
@@ -532,14 +592,22 @@ class GroundTruth:
         while k >= 0:
             j = wlist[k]
             k -= 1
-            seen = (idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+            seen = (idx.masks[j] & smask) == smask and (idx.excl.get(j) != smask or self._spoke_truly(idx, j, fluent))
             if seen and idx.percs and j in idx.percs:  # in a1's view of the update, did the others perceive it?
                 seen = idx.percs[j].follows((a1, *rest))
             if seen and self._cond_ok(idx, j, chain):
                 return idx.values[j] is not UNSURE
-            if idx.changes[j]:
+            if idx.changes[j] and (j not in idx.conds or self._cond_ok(idx, j, chain)):
                 return False
         return False
+
+    def _spoke_truly(self, idx: FluentIndex, j: int, fluent: tuple) -> bool:
+        """Update ``j`` is a message whose excluded solo chain is its sender: under a policy whose senders are
+        truthful, a sender that said the real value knew it (what its hearers are aware of)."""
+        if idx.hows[j] != HOW_TOLD or not getattr(self.policy, "senders_know", False):
+            return False
+        real = self._reality_prov(fluent, idx.times[j])
+        return real is not None and real.value == idx.values[j]
 
     # --- the belief language -----------------------------------------------------------------
     def answer(self, query: Union[str, Formula], at: Optional[int] = None) -> TruthAnswer:

@@ -74,7 +74,7 @@ def is_marker(v) -> bool:
 class FluentIndex:
     __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
                  "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
-                 "overrides")
+                 "overrides", "outcomes")
 
     def __init__(self):
         self.times: list[int] = []
@@ -86,7 +86,8 @@ class FluentIndex:
         self.seqs: list[int] = []
         self.changes: list[bool] = []
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
-        self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values)
+        self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values), or a MayCondition
+        self.outcomes: dict[int, Any] = {}  # position of a possible change -> the value it gives if it happened
         self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
         self.by_agent: dict[int, list[int]] = {}
         self.wit_by_agent: dict[int, list[int]] = {}
@@ -135,6 +136,19 @@ class Perception:
 
     def __repr__(self):
         return f"Perception(perceivers={self.perceivers:b}, default={self.default:b}, views={self.views})"
+
+
+class MayCondition(tuple):
+    """The conditions of a possible change: ``((fluent, frozenset of values), ...)``. A chain draws the change
+    unless it can rule one of them out (its value of a condition's fluent is none of the values)."""
+
+    __slots__ = ()
+
+
+def may_condition(given) -> Optional[MayCondition]:
+    if not given:
+        return None
+    return MayCondition((tuple(c.fluent), frozenset(c.values)) for c in given)
 
 
 @dataclass
@@ -261,7 +275,7 @@ class IndexBuilder:
         else:
             wmask |= mask
         if not wmask:
-            return  # nobody perceived it: no chain is reached, nobody knows of it
+            return -1  # nobody perceived it: no chain is reached, nobody knows of it
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
@@ -286,6 +300,7 @@ class IndexBuilder:
                     positions[i] = [pos]
                 else:
                     lst.append(pos)
+        return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
         chain = normalize_chain(chain)
@@ -538,8 +553,12 @@ class IndexBuilder:
     def on_possible(self, ev, t, e):
         mask = self.mask_of(ev.observers)
         excl = self.bit(ev.agent) if ev.agent else 0
-        for fl in ev.fluents:
-            self.group(tuple(fl), mask, UNSURE, t, e, HOW_POSSIBLE, excl, change=True)
+        cond = may_condition(getattr(ev, "given", None))
+        outcomes = getattr(ev, "values", None)
+        for k, fl in enumerate(ev.fluents):
+            pos = self.group(tuple(fl), mask, UNSURE, t, e, HOW_POSSIBLE, excl, change=True, cond=cond)
+            if outcomes is not None and outcomes[k] is not None and pos >= 0:
+                self.index[tuple(fl)].outcomes[pos] = outcomes[k]
 
     def on_action(self, ev, t, e):
         room = self.room_of_actor(ev, ev.agent)
@@ -610,5 +629,6 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "FluentIndex", "Perception", "Chapter", "IndexBuilder", "UNSURE", "OPAQUE", "is_marker", "HOW_ENTERED",
+__all__ = ["MAX_AGENTS", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
+           "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -299,6 +299,25 @@ class Possible(_Event):
     agent: Optional[Name] = None
     observers: tuple[Name, ...] = Field(min_length=1)
     fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+    #: the value each fluent takes if the change happened (None: not named); the fluents of one possible
+    #: change change together or not at all (knowledge by elimination, docs/logic.md)
+    values: Optional[tuple[Optional[Name], ...]] = None
+    #: the change is possible only where every condition may hold: a chain whose value of a condition's
+    #: fluent is none of its values rules the change out (and is not made unsure)
+    given: Optional[tuple[Condition, ...]] = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_condition(cls, d):
+        if isinstance(d, dict) and isinstance(d.get("given"), (dict, Condition)):
+            d = {**d, "given": (d["given"],)}
+        return d
+
+    @model_validator(mode="after")
+    def _check_values(self):
+        if self.values is not None and len(self.values) != len(self.fluents):
+            raise ValueError(f"possible: {len(self.values)} values for {len(self.fluents)} fluents")
+        return self
 
     @property
     def actors(self):

@@ -25,11 +25,13 @@ from itertools import islice
 from typing import Any, Optional, Sequence, Union
 
 from belief.errors import TraceError
+from belief.logic.constraints import constraints_of
 from belief.logic.domain import Domain
 from belief.logic.formula import Formula
 from belief.logic.policies import TrustPolicy, get_policy
 from belief.truth.ground import GroundTruth, TraceNames, TruthAnswer
 from belief.truth.index import IndexBuilder
+from belief.truth.possible import Elimination
 from belief.truth.trace import Trace, _Event, parse_event
 from belief.truth.typed_trace import MAX_REPORTED, type_problems
 
@@ -78,6 +80,10 @@ class TrackedTruth(GroundTruth):
         self._chapters = b.chapters
         self.owner = tracker.trace.meta.get("private_to")
         self._trace_names = None
+        #: the world's rules (the trace meta's "constraints"); a fresh elimination per truth: its memo is the
+        #: truth of one prefix (the live one is renewed on every append)
+        self.constraints = tracker.constraints
+        self._elim = Elimination(self, tracker.constraints) if tracker.constraints else None
         self._n_fluents = None if live else len(b.index)
         self._tracker = tracker
 
@@ -110,6 +116,8 @@ class Tracker:
                  entities: Optional[dict] = None, meta: Optional[dict] = None):
         self.trace = Trace(meta=meta)
         self.policy = get_policy(policy)
+        #: knowledge by elimination (docs/logic.md) under the rules of ``meta["constraints"]``
+        self.constraints = constraints_of(self.trace, None) or None
         self.domain = domain
         self.entities = entities
         #: the checker's replay so far (where everyone is, what the world holds, every update): read only
@@ -152,6 +160,8 @@ class Tracker:
         self._replay(ev, n)
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
+        if self.constraints is not None:  # possible-value sets are memoised per truth: start afresh
+            self._live._elim = Elimination(self._live, self.constraints)
         if len(self._agents) != len(self.replay.agents):
             self._live.agents = self._agent_tuple()
         return ev

@@ -42,7 +42,7 @@ from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 from belief.envs.bomb.map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
                                   unrecognised_feedback)
 from belief.envs.bomb.events import (defusal_events, delivery_event, possible_change_event, room_view_events,
-                                     sequence_seen_events, setup_events, f_at, room_id)
+                                     sequence_seen_events, setup_events, world_constraints, f_at, room_id)
 from belief.envs.bomb.text import format_messages, parse_message_facts
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
@@ -160,6 +160,7 @@ class raw_env(TurnBasedTextEnv):
             "map": w.map.to_json(), "agents": list(AGENTS), "cutters": {a: list(c) for a, c in w.cutters.items()},
             "bombs": {str(b.id): {"room": b.room, "sequence": list(b.sequence)} for b in w.bombs.values()},
             "start_room": w.locations[AGENTS[0]], "max_rounds": self.max_rounds, "max_score": w.max_score,
+            "constraints": world_constraints(w, self.max_rounds * len(AGENTS) + 1),
         })
         for ev in setup_events(w, "setup"):
             self._log(ev)
@@ -283,7 +284,7 @@ class raw_env(TurnBasedTextEnv):
         else:
             # teammates see the agent stay: a possible change when it could have cut a phase unseen
             bomb_before = w.bombs[out.bomb] if out.bomb is not None else None
-            for ev in possible_change_event(self._world_before, agent, out.frm, src):
+            for ev in possible_change_event(self._world_before, agent, out.frm, src, self.turn):
                 self._log(ev)
             if out.defused_phase:
                 self._seq_history[out.bomb].append(tuple(out.seq_after))

@@ -115,15 +115,49 @@ def room_view_events(world, agent: str, room: int, source: str) -> list:
     return out
 
 
-def possible_change_event(world, agent: str, room: int, source: str) -> list:
-    """Teammates see ``agent`` stay in ``room``: could it have defused a phase nobody else saw?"""
-    bomb = world.bomb_in(room)
-    if bomb is None or len(bomb.remaining) < 2 or bomb.remaining[0] not in world.cutters[agent]:
-        return []
-    fluents = [f_seq(bomb.id), f_last_defusal(bomb.id), f_last_defuser(bomb.id)]
-    if bomb.remaining == bomb.sequence:
-        fluents.append(f_changed(bomb.id))  # once changed, a bomb stays changed
-    return [Possible(agent=agent, observers=tuple(world.agents), fluents=tuple(fluents), source=source)]
+def cuttable_sequences(cutters) -> tuple:
+    """Every remaining sequence of two or three phases whose next phase one of ``cutters`` cuts (a 1-phase
+    remainder changes only by vanishing, which the public score shows)."""
+    out = []
+    for first in COLOURS:
+        if first not in cutters:
+            continue
+        for second in COLOURS:
+            out.append(seq_value((first, second)))
+            out.extend(seq_value((first, second, third)) for third in COLOURS)
+    return tuple(out)
+
+
+def possible_change_event(world, agent: str, room: int, source: str, turn: int = 0) -> list:
+    """Teammates see ``agent`` stay in ``room``: could it have defused a phase nobody else saw?
+
+    Only what they perceive decides: one possible change per bomb of the game, whatever the room really
+    holds, each possible only where the bomb may be in ``room`` with a sequence ``agent`` can cut; if it
+    happened, the bomb changed at this turn by ``agent`` (so a teammate that later reads a shorter sequence
+    can tell when, by elimination).
+    """
+    cuttable = cuttable_sequences(world.cutters[agent])
+    out = []
+    for b in sorted(world.bombs):
+        fluents = (f_seq(b), f_last_defusal(b), f_last_defuser(b), f_changed(b))
+        out.append(Possible(agent=agent, observers=tuple(world.agents), fluents=fluents,
+                            values=(None, turn_value(turn), agent, "yes"),
+                            given=(Condition(fluent=f_in(b), values=(room_id(room),)),
+                                   Condition(fluent=f_seq(b), values=cuttable)), source=source))
+    return out
+
+
+def world_constraints(world, max_turns: int) -> list:
+    """The game's rules for knowledge by elimination (docs/logic.md): where bombs can be, one bomb per room."""
+    rooms = [room_id(r) for r in world.map.rooms]
+    bombs = [bomb_id(b) for b in sorted(world.bombs)]
+    return [
+        {"kind": "domain", "predicate": "in", "values": rooms + ["defused"], "initial": rooms},
+        {"kind": "domain", "predicate": "contents", "values": bombs + ["none"]},
+        {"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none"},
+        {"kind": "domain", "predicate": "last_defusal", "values": ["never"] + [turn_value(k) for k in range(max_turns)]},
+        {"kind": "domain", "predicate": "last_defuser", "values": ["nobody"] + list(world.agents)},
+    ]
 
 
 def sequence_seen_events(agent: str, bomb, history: list, source: str) -> list:
@@ -150,10 +184,11 @@ def defusal_events(world, agent: str, outcome, turn: int, source: str, params: d
     return [
         Action(name="apply", agent=agent, room=room_id(outcome.frm), effects=tuple(effects),
                visible_to=tuple(outcome.present), params=params, source=source),
-        # the public score jump: the bomb in the actor's room is gone
-        Observe(agents=everyone, fluents=(f_contents(outcome.frm),), source=source),
+        # the public score jump: the bomb in the actor's room is gone (whoever knew it was there learns which;
+        # drawn before the room is seen empty, so that knowing by elimination where it was still counts)
         Observe(agents=everyone, fluents=(f_in(b), f_seq(b), f_changed(b), f_last_defusal(b), f_last_defuser(b)),
                 given=Condition(fluent=f_in(b), values=(room_id(outcome.frm),)), source=source),
+        Observe(agents=everyone, fluents=(f_contents(outcome.frm),), source=source),
     ]
 
 
@@ -196,6 +231,6 @@ def delivery_event(sender: str, audience, facts: list, source: str):
     return Announce(sender=sender, audience=tuple(audience), content=content, source=source)
 
 
-__all__ = ["setup_events", "room_view_events", "possible_change_event", "sequence_seen_events",
+__all__ = ["world_constraints", "cuttable_sequences", "setup_events", "room_view_events", "possible_change_event", "sequence_seen_events",
            "defusal_events", "delivery_event", "message_content", "f_at", "f_contents", "f_in", "f_seq",
            "f_changed", "f_last_defusal", "f_last_defuser", "room_id", "bomb_id", "seq_value", "turn_value"]

@@ -291,7 +291,9 @@ class Reference:
         for (tr, seen_by, w, v, change, cond, excl) in reversed(self.records.get(f, [])):
             if tr > t or c[0] not in w:
                 continue
-            seen = seen_by(c[0], c[1:]) and not (excl is not None and rest == {excl})
+            spoke_truly = (v != UNSURE_ and self.policy == "strict-truthful"  # a truthful sender knew what it said
+                           and (self.reality_at(f, tr) or (None,))[0] == v)
+            seen = seen_by(c[0], c[1:]) and not (excl is not None and rest == {excl} and not spoke_truly)
             if seen and cond is not None:
                 g, values = cond
                 seen = self.last_held(c, g, tr - 1) in values

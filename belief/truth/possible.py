@@ -1,0 +1,193 @@
+"""Knowledge by elimination: per chain, the values of a fluent not yet ruled out, combined across fluents.
+
+The checker's per-fluent records say what a chain saw of each fluent; the world's rules
+(:mod:`belief.logic.constraints`) bind fluents to each other. For a chain ``c`` and a fluent ``f`` this module
+computes, lazily at query time and only for constrained fluents (a trace without constraints never comes
+here), the set of values ``f`` may have from ``c``'s point of view:
+
+1. a *base* set per fluent ``g`` of ``f``'s constraint group: ``{v}`` when ``c`` knows ``g``'s value (the
+   direct rule of :meth:`GroundTruth._kw_direct`); otherwise the values a window of possible changes ``c``
+   saw may have left (the value before them plus each change's named outcome; "one of these changes
+   happened" when ``c`` saw another fluent of the same changes take a new value); otherwise ``g``'s
+   ``initial`` values when nothing ``c``'s first agent knows of has touched ``g``, else its domain;
+2. the constraints propagated over those sets (:meth:`Constraints.propagate`).
+
+``c`` knows ``f`` by elimination when one value remains and it is the real one (and the rest of the chain
+knows ``f``). A chain's later *beliefs* (messages included) that contradict ``f``'s real value through the
+constraints defeat its knowledge: a false message is believed, never known.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Optional
+
+from belief.logic.constraints import Constraints
+from belief.truth.index import HOW_TOLD, UNSURE, is_marker
+
+
+class Elimination:
+    """Possible-value sets of chains over a :class:`~belief.truth.ground.GroundTruth` with constraints."""
+
+    def __init__(self, truth, constraints: Constraints):
+        self.truth = truth
+        self.c = constraints
+        self._memo: dict = {}
+        self._groups: dict = {}
+        self._busy: set = set()
+
+    # --- groups ----------------------------------------------------------------------------------
+    def group(self, f: tuple) -> list:
+        g = self._groups.get(f)
+        if g is None:
+            g = self.c.group(f, self.truth._index)
+            for h in g:
+                self._groups.setdefault(h, g)
+        return g
+
+    # --- one fluent: what the chain's own records leave possible ---------------------------------
+    def _observed(self, idx, j: int, chain: tuple, smask: int) -> bool:
+        return ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+                and (j not in idx.conds or self.truth._cond_ok(idx, j, chain)))
+
+    def base(self, chain: tuple, g: tuple, at: int) -> Optional[frozenset]:
+        t = self.truth
+        dom = self.c.domain(g)
+        if t._kw_direct(chain, g, at):
+            # the value as the chain's first agent holds it (for a deeper chain it may lag behind reality:
+            # the first agent knows that the others know what it knows)
+            held = t.value(chain[:1], g, at)
+            return frozenset((held if isinstance(held, str) else t.reality(g, at),))
+        idx = t._index.get(g)
+        ids = t._ids(chain)
+        if idx is None or ids is None:
+            return self.c.initial(g)
+        smask = 0
+        for i in ids:
+            smask |= 1 << i
+        last = bisect_right(idx.times, at) - 1
+        wl = idx.wit_by_agent.get(ids[0]) or []
+        if bisect_right(wl, last) == 0:
+            return self.c.initial(g)  # nothing the chain's first agent knows of has touched g
+        window = []  # possible changes the chain saw since its latest definite value
+        v0 = None
+        for j in range(last, -1, -1):
+            if not self._observed(idx, j, chain, smask):
+                if idx.changes[j] and (idx.wmasks[j] & smask):
+                    return dom  # a change someone in the chain knows of but did not see
+                continue
+            if idx.values[j] is UNSURE:
+                if j not in idx.outcomes:
+                    return dom
+                window.append(j)
+                continue
+            if idx.hows[j] == HOW_TOLD:
+                return dom
+            v = t._resolve(g, idx.values[j], idx.times[j], at)
+            if is_marker(v) or v is None:
+                return dom
+            v0 = v
+            break
+        if not window:
+            return dom
+        happened = self._happened(chain, smask, idx, window, at)
+        outs = {idx.outcomes[j] for j in window if happened is None or idx.times[j] >= happened}
+        if happened is None:
+            if v0 is None:
+                return dom
+            outs.add(v0)
+        return frozenset(outs)
+
+    def _happened(self, chain, smask, idx, window, at) -> Optional[int]:
+        """The earliest time from which one of the ``window`` changes surely happened, or None: the chain saw
+        another fluent of the same events take a new value with only those events in between."""
+        t = self.truth
+        events = {idx.events[j]: idx.times[j] for j in window}
+        best = None
+        ev_fluents = set()
+        for j in window:
+            ev = t.events[idx.events[j]]
+            ev_fluents.update(tuple(f) for f in getattr(ev, "fluents", ()))
+        for h in ev_fluents:
+            hidx = t._index.get(h)
+            if hidx is None or hidx is idx:
+                continue
+            last = bisect_right(hidx.times, at) - 1
+            later = None  # (value, time) of the chain's later definite sighting
+            between: list = []
+            for j in range(last, -1, -1):
+                if not self._observed(hidx, j, chain, smask):
+                    continue
+                v = hidx.values[j]
+                if v is UNSURE:
+                    if hidx.events[j] not in events:
+                        if later is not None:
+                            break
+                        continue
+                    if later is not None:
+                        between.append(hidx.times[j])
+                    continue
+                if hidx.hows[j] == HOW_TOLD:
+                    break
+                v = t._resolve(h, v, hidx.times[j], at)
+                if is_marker(v):
+                    break
+                if later is None:
+                    later = (v, hidx.times[j])
+                    continue
+                if v != later[0] and between:
+                    e = min(between)
+                    best = e if best is None else max(best, e)
+                break
+        return best
+
+    # --- the group -------------------------------------------------------------------------------
+    def possible(self, chain: tuple, f: tuple, at: int) -> Optional[frozenset]:
+        """Values of ``f`` not ruled out for ``chain`` after event ``at`` (None: any value)."""
+        key = (chain, f, at)
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._busy:  # a condition that depends on itself: no elimination for it
+            return self.base(chain, f, at)
+        self._busy.add(key)
+        try:
+            sets = {g: self.base(chain, g, at) for g in self.group(f)}
+            prop = self.c.propagate(sets)
+            if any(v is not None and not v for v in prop.values()):
+                out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
+            else:
+                out = frozenset(prop[f]) if prop.get(f) is not None else None
+        finally:
+            self._busy.discard(key)
+        self._memo[key] = out
+        return out
+
+    def knows(self, chain: tuple, f: tuple, at: int) -> bool:
+        """Does one value remain for ``chain``, the real one?"""
+        s = self.possible(chain, f, at)
+        return s is not None and len(s) == 1 and self.truth.has_value(f, at) and next(iter(s)) == self.truth.reality(f, at)
+
+    def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
+        """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
+        t = self.truth
+        p = t.lookup(chain, f, at)
+        since = p.t if p is not None else -1
+        sets: dict = {}
+        any_later = False
+        for g in self.group(f):
+            if g == f:
+                sets[g] = {t.reality(f, at)}
+                continue
+            q = t.lookup(chain, g, at)
+            if q is not None and q.t > since and isinstance(q.value, str):
+                sets[g] = {q.value}
+                any_later = True
+            else:
+                sets[g] = None
+        if not any_later:
+            return False
+        prop = self.c.propagate(sets)
+        return any(v is not None and not v for v in prop.values())
+
+
+__all__ = ["Elimination"]
