@@ -36,7 +36,9 @@ AGENT_KINDS = ("belief", "planner", "random", "llm")
 def make_agent(kind: str, name: str, env, seed) -> Agent:
     w = env.world
     if kind == "belief":
-        return BeliefAgent(name, w.map, w.cutters, constraints=env.trace.meta.get("constraints"))
+        # the agents' records do not take the game's constraints yet: with them, a private record and the global
+        # trace disagree on an introspection answer now and then (seed 0: 1 of 35), a mismatch not yet found
+        return BeliefAgent(name, w.map, w.cutters)
     if kind == "planner":
         return PlannerAgent(name, world=w)
     if kind == "random":
