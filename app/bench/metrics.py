@@ -30,6 +30,7 @@ HOUSEHOLD = (
     Metric("message_tokens", False, "tokens"),
     Metric("comm_frames", False, "steps"),
     share("prediction_accuracy"),
+    share("persistence_accuracy"),
     share("belief_accuracy_world"),
     Metric("detections", None, "events"),
     Metric("yields", None, "events"),
