@@ -14,6 +14,7 @@ TRANSPORT = (
     Metric("messages", None, "messages"),
     Metric("frames", None, "frames"),
     share("prediction_accuracy"),
+    share("persistence_accuracy"),
     share("belief_accuracy_world"),
     share("belief_accuracy_partner"),
     Metric("miscoordination", False, "events"),
