@@ -31,7 +31,7 @@ from belief.agents.household.team import AGENT_KINDS, make_team, team_size
 from belief.envs.household import environment as household_v0
 from belief.app.runs.executor import Star, run_tasks
 from belief.app.bench import metrics
-from belief.app.bench.comparison import compare, headline_of
+from belief.app.bench.comparison import compare, headline_of, paired_difference
 
 
 def _world_value(world, fluent):
@@ -106,6 +106,9 @@ def summarise(results: list, seed: int | None = None) -> dict:
         seed = min(r["seed"] for r in results)
     extra = {"prediction_vs_persistence": _prediction_vs_persistence(results),
              "message_tokens": {k: sum(r["message_tokens"] for r in results if r["agent"] == k) for k in kinds}}
+    if "coela" in by_kind and "single" in by_kind:  # the source study's check: a CoELA-like pair beats one agent
+        extra["coela_vs_single"] = paired_difference(by_kind["coela"], by_kind["single"], metrics.HOUSEHOLD[0],
+                                                     ("coela", "single"))
     return compare("household_v0", by_kind, metrics.HOUSEHOLD, headline_of(kinds, HEADLINE), seed=seed, extra=extra)
 
 
