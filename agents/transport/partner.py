@@ -58,25 +58,9 @@ def candidates(s: BeliefState, partner: str, first_order: bool) -> dict:
             gain = n_unseen * post[r] * 0.5 * (2 - lvl)
             if gain > 0.05:
                 cand[("explore", r)] = (go_frames(s, here, r) + tw.EXPLORE, min(1.0, gain / 2))
-    if m.holding or fetched(s, partner):
+    if m.holding:
         cand[("deliver",)] = (go_frames(s, here, s.task["bedroom"]), 0.7)
     return cand
-
-
-def fetched(s: BeliefState, partner: str) -> bool:
-    """Has ``partner`` had the time to collect what its announced plan fetches before delivering? (the
-    frames since the announcement cover the trip through the objects' rooms and the grasps): then its
-    next subgoal is the delivery the plan named, though I have not seen it carry anything."""
-    plan = current_plan(s, partner)
-    if not plan or not plan["deliver"] or not plan["objects"]:
-        return False
-    m, here, need = s.models[partner], s.models[partner].room, 0.0
-    for o in sorted(plan["objects"]):
-        r = s.store.value((s.me,), "in", o)
-        if r in s.task["room_type"]:
-            need += go_frames(s, here, r) + tw.GRASP
-            here = r
-    return s.frame - m.plan_frame >= need
 
 
 def goal_distribution(s: BeliefState, partner: str, cand: dict, temperature: float, simulated=frozenset()) -> dict:
@@ -89,11 +73,9 @@ def goal_distribution(s: BeliefState, partner: str, cand: dict, temperature: flo
         model[g] = model.get(g, 0.0) + SIMULATION_WEIGHT / len(simulated)
     plan = current_plan(s, partner)
     if plan:
-        done = fetched(s, partner)
         for g in model:
-            if (g[0] == "fetch" and g[1] in plan["objects"] and not done) \
-                    or (g[0] == "explore" and g[1] == plan["explore"]) \
-                    or (g[0] == "deliver" and plan["deliver"] and (done or not plan["objects"])):
+            if (g[0] == "fetch" and g[1] in plan["objects"]) or (g[0] == "explore" and g[1] == plan["explore"]) \
+                    or (g[0] == "deliver" and plan["deliver"] and not plan["objects"]):
                 model[g] *= PLAN_BOOST
     z = sum(model.values())
     if z <= 0:
