@@ -36,6 +36,7 @@ CONFLICT_P = 0.3
 MIN_GAP = 2  # steps between two messages
 SEEN_RECENTLY = 2  # steps: a partner seen longer ago may be anywhere near
 MESSAGE_COST = 1.0  # steps: sending costs its sender the step
+YIELD_LIMIT = 2 * WALK_STEPS  # steps yielding the same subgoal before the name that sorts first takes it
 IDLE_STEPS = WALK_STEPS  # steps a partner waiting while objects are missing could have worked (a door's walk)
 
 
@@ -52,6 +53,7 @@ class CoBelAgent(HouseholdAgent):
         self.last_sent = -MIN_GAP
         self._checked_step = -1
         self._conflict_counted = False
+        self._yielding = (None, -1, 0)  # (subgoal I yield, last step, consecutive steps)
         self.stats.update(detections=0, yields=0, avoided_duplicates=0, predictions=0)
 
     # --- the partner, as I believe it sees things --------------------------------------------------
@@ -80,8 +82,10 @@ class CoBelAgent(HouseholdAgent):
         self._conflict_counted = False
 
     def _partner_keeps(self, subgoal, psit: Situation, sit: Situation) -> bool:
-        if self.told_plan() == subgoal:
-            return True  # it said so (a shared announcement is settled by name in the situation)
+        if self.told_plan() == subgoal:  # it said so; if I said so too, the name that sorts first keeps it
+            mine = self.announced is not None and self.announced[0] == subgoal \
+                and self.record.step - self.announced[1] <= PLAN_MEMORY
+            return not mine or self.partner < self.name
         if self.record.partner_room is None or self.record.step - self.record.partner_seen > SEEN_RECENTLY:
             return False  # not seen lately: nothing says it is closer
         kind, arg = subgoal
@@ -100,7 +104,7 @@ class CoBelAgent(HouseholdAgent):
             return subgoal, action
         if not self._conflict_counted:
             self.stats["detections"] += 1
-        if not self._partner_keeps(subgoal, self.partner_situation(), sit):
+        if not self._partner_keeps(subgoal, self.partner_situation(), sit) or self._deadlocked(subgoal):
             self._conflict_counted = True
             return subgoal, action
         if not self._conflict_counted:
@@ -114,6 +118,17 @@ class CoBelAgent(HouseholdAgent):
             self.stats["avoided_duplicates"] += 1
         self._conflict_counted = True
         return (again, act2) if again != subgoal else (subgoal, action)
+
+    def _deadlocked(self, subgoal) -> bool:
+        """Have I yielded ``subgoal`` for ``YIELD_LIMIT`` steps in a row (the partner may be yielding it to me
+        on beliefs that disagree with mine)? Then the name that sorts first stops yielding: both agents apply
+        the same rule, so one of them takes it."""
+        last, step, n = self._yielding
+        now = self.record.step
+        if step != now:
+            n = n + 1 if last == subgoal and step == now - 1 else 1
+        self._yielding = (subgoal, now, n)
+        return n > YIELD_LIMIT and self.name < self.partner
 
     # --- messages: only what changes the partner's plan --------------------------------------------
     def compose_message(self, sit: Situation, subgoal) -> str | None:

@@ -22,7 +22,7 @@ from belief.agents.household.mhp import WAIT, Situation, Task, choose, fetch_can
 from belief.envs.household.world import object_class
 
 TEMPERATURE = 1.5
-MHP_LIKELIHOOD = 4.0
+MHP_LIKELIHOOD = 20.0
 PLAN_LIKELIHOOD = 8.0
 PERSISTENCE = 2.0
 MAX_FETCH = 8

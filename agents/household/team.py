@@ -1,12 +1,19 @@
-"""The agent kinds of ``household_v0`` and how a team is made: ``cobel``, ``coela``, ``silent``, ``single``."""
+"""The agent kinds of ``household_v0`` and how a team is made.
+
+``cobel`` (beliefs about the partner, prediction, detection, messages priced by value of information);
+baselines: ``coela`` (CoELA-like, talks when it has news worth a step), ``messenger`` (a rule messenger
+without a partner model: what is new, plus its plan), ``independent`` (two MHP planners, no partner model,
+no messages), ``silent`` (cobel without messages: predicts and yields), ``single`` (one MHP agent alone).
+"""
 
 from __future__ import annotations
 
 from belief.agents.household.agent import HouseholdAgent
 from belief.agents.household.cobel import CoBelAgent
 from belief.agents.household.coela import CoELAAgent
+from belief.agents.household.messenger import MessengerAgent
 
-AGENT_KINDS = ("cobel", "coela", "silent", "single")
+AGENT_KINDS = ("cobel", "coela", "messenger", "independent", "silent", "single")
 
 
 def team_size(kind: str) -> int:
@@ -20,7 +27,9 @@ def make_agent(kind: str, name: str, task_info: dict) -> HouseholdAgent:
         return CoBelAgent(name, task_info, talks=False)
     if kind == "coela":
         return CoELAAgent(name, task_info)
-    if kind == "single":
+    if kind == "messenger":
+        return MessengerAgent(name, task_info)
+    if kind in ("single", "independent"):
         return HouseholdAgent(name, task_info)
     raise ValueError(f"unknown household agent kind {kind!r}; choose from {', '.join(AGENT_KINDS)}")
 

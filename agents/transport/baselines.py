@@ -7,9 +7,13 @@ agent saw and was told, newer own evidence winning), so only the named ingredien
                     miscoordination detection (yield where the teammate has priority), messages priced by
                     value of information: sent when the frames they are expected to save the teammate
                     exceed their frame cost (agents/transport/messages.py).
-``coela``           CoELA-style: no partner model; the planner sends its full progress (position, holdings,
-                    every object location and room search it knows) and its plan whenever its progress or
-                    plan changed since its last message; it leaves to teammates what they announced.
+``coela``           CoELA-style: no partner model; when it has news (facts not reported, a plan not told)
+                    it sends where it is, what it holds, the news and its plan (at most one message every
+                    25 frames, 20 fact lines); it leaves to teammates what they announced.
+``messenger``       a rule messenger without a partner model: "say what is new, plus my plan" (the news
+                    lines and the plan line, same bounds).
+``independent``     two of cobel's planners with no partner model and no messages (the same planner and
+                    perception as cobel; it only leaves to teammates what it saw them take).
 ``silent``          CoBel with communication off (it still predicts teammates from what it sees).
 ``rhp``             RHP+RHP: rule-based hierarchical planners like the study's RHP (greedy: nearest
                     container when empty-handed, nearest known targets up to capacity, else the nearest
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from belief.agents.transport.cobel import PRESETS, Config, TransportAgent, make_agents
 
-BASELINES = ("coela", "silent", "rhp", "rhp_alone")
+BASELINES = ("coela", "messenger", "independent", "silent", "rhp", "rhp_alone")
 ABLATIONS = ("cobel_nopred", "cobel_nodetect", "cobel_nofo", "cobel_always")
 MIXED = ("cobel+coela",)
 AGENT_TYPES = ("cobel", *BASELINES, *ABLATIONS, *MIXED)

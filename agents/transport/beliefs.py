@@ -72,7 +72,8 @@ class BeliefState:
     told: frozenset = frozenset()  # plan texts already told
     told_room: str | None = None  # where I was when I last sent a message
     last_feedback: str | None = None
-    last_report: frozenset = frozenset()  # (coela) the facts of my last progress report
+    last_report: frozenset = frozenset()  # (coela, messenger) the facts I have reported
+    last_sent: int = -10 ** 9  # (coela, messenger) the frame of my last message
     alternate: bool = False
 
     @property

@@ -39,7 +39,7 @@ from belief.errors import BeliefError
 
 @dataclass(frozen=True)
 class Config:
-    """What an agent type does. ``comm``: none | cobel | coela | always (:mod:`transport_messages`)."""
+    """What an agent type does. ``comm``: none | cobel | coela | messenger | always (:mod:`transport_messages`)."""
 
     comm: str = "cobel"
     partner_model: bool = True  # predict each teammate's next subgoal
@@ -57,6 +57,8 @@ class Config:
 PRESETS = {
     "cobel": Config(),
     "coela": Config(comm="coela", partner_model=False, detect=False, first_order=False),
+    "messenger": Config(comm="messenger", partner_model=False, detect=False, first_order=False),
+    "independent": Config(comm="none", partner_model=False, detect=False, first_order=False),
     "silent": Config(comm="none"),
     "rhp": Config(comm="none", partner_model=False, detect=False, bayes=False, first_order=False, planner="greedy"),
     "cobel_nopred": Config(partner_model=False, detect=False),

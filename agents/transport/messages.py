@@ -10,10 +10,13 @@
             on an out-of-date location, its search is of a room I know is searched, a target it would
             prefer, a container when it has none) always count. After sending, my first-order chains hold
             the facts.
-``coela``   CoELA's communication module: when the planner's progress changed since its last message
-            (new facts about objects or rooms, or a new plan), a message with its full progress, as
-            CoELA's prompts carry it: where it is, what it holds, every object location and room search
-            level it knows, and its plan.
+``coela``   CoELA's communication module: when it has news since its last message (object locations or
+            room searches it has not reported, or a plan it has not told), a message as CoELA's prompts
+            write it: where it is, what it holds, the news (at most ``MAX_NEWS`` lines) and its plan; at
+            most one message every ``MIN_FRAMES`` frames. (It used to send its whole store on every
+            change: 3 times the study's CoELA tokens, and storms of thousands of messages in a few worlds.)
+``messenger`` the rule messenger with no partner model ("say what is new, plus my plan"): the news lines
+            and the plan line, under the same bounds.
 ``always``  the always-communicate ablation: the same full message before every action.
 ``none``    never.
 """
@@ -28,6 +31,8 @@ from belief.agents.transport.partner import candidates, top_goal
 from belief.envs.transport import world as tw
 
 MAX_SPARE = 3
+MIN_FRAMES = 25  # frames between two messages of the rule messengers (coela, messenger): a grasp
+MAX_NEWS = 20  # fact lines per message of the rule messengers
 
 
 def plan_line(s: BeliefState, goal) -> str:
@@ -191,15 +196,39 @@ def progress_text(s: BeliefState, goal, facts: list) -> str:
     return "\n".join(lines)
 
 
-def coela_message(s: BeliefState, goal, config, conflicts: list = ()):
-    """CoELA: the full progress, whenever it changed since my last message (new facts or a new plan)."""
-    facts = progress(s)
-    report = frozenset(facts) | {("plan", goal.text())}
-    if report == s.last_report or goal.kind == "wait":
-        return None, s
+def news(s: BeliefState, goal) -> tuple[list, bool]:
+    """``(facts I have not reported, at most MAX_NEWS, whether my plan is one I have not told)``; nothing
+    while the last message is younger than ``MIN_FRAMES`` or when I wait."""
+    if goal.kind == "wait" or s.frame - s.last_sent < MIN_FRAMES:
+        return [], False
+    new = [f for f in progress(s) if f not in s.last_report][:MAX_NEWS]
+    return new, plan_line(s, goal) not in s.told
+
+
+def _reported(s: BeliefState, goal, facts: list) -> BeliefState:
     s = _told(s, facts)
-    s.last_report = report
+    s.last_report = s.last_report | frozenset(facts)
+    s.told, s.last_sent = s.told | {plan_line(s, goal)}, s.frame
+    return s
+
+
+def coela_message(s: BeliefState, goal, config, conflicts: list = ()):
+    """CoELA: when there is news (facts not reported, a plan not told), where I am, what I hold, the news
+    and my plan."""
+    facts, new_plan = news(s, goal)
+    if not facts and not new_plan:
+        return None, s
+    s = _reported(s, goal, facts)
     return progress_text(s, goal, facts), s
+
+
+def messenger_message(s: BeliefState, goal, config, conflicts: list = ()):
+    """The rule messenger: what is new, plus my plan."""
+    facts, new_plan = news(s, goal)
+    if not facts and not new_plan:
+        return None, s
+    s = _reported(s, goal, facts)
+    return "\n".join([fact_line(*f) for f in facts] + [plan_line(s, goal)]), s
 
 
 def always_message(s: BeliefState, goal, config, conflicts: list = ()):
@@ -217,7 +246,8 @@ def silent(s: BeliefState, goal, config, conflicts: list = ()):
     return None, s
 
 
-POLICIES = {"cobel": cobel_message, "coela": coela_message, "always": always_message, "none": silent}
+POLICIES = {"cobel": cobel_message, "coela": coela_message, "messenger": messenger_message,
+            "always": always_message, "none": silent}
 
-__all__ = ["POLICIES", "always_message", "cobel_message", "coela_message", "contained", "fact_values", "plan_value",
-           "progress", "progress_text"]
+__all__ = ["POLICIES", "always_message", "cobel_message", "coela_message", "contained", "fact_values",
+           "messenger_message", "news", "plan_value", "progress", "progress_text"]

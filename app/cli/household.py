@@ -35,7 +35,8 @@ def _pct(x) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
-TABLE_METRICS = ("steps", "done_rate", "message_tokens", "comm_frames", "prediction_accuracy", "belief_accuracy_world")
+TABLE_METRICS = ("steps", "done_rate", "message_tokens", "comm_frames", "prediction_accuracy", "persistence_accuracy",
+                 "belief_accuracy_world")
 
 
 def _table(summary: dict) -> Table:

@@ -37,7 +37,7 @@ def _table(summary: dict) -> Table:
     t = Table(title=f"transport_v0, {summary['episodes']} {summary['extra'].get('worlds', 'fixed')} world(s); "
                     "means, 95% intervals")
     for col in ("agent", "transport rate", "95% CI", f"{head} - agent (95% CI)", "message tokens", "comm frames",
-                "prediction acc.", "belief acc. (world)", "belief acc. (partner)", "miscoordination"):
+                "prediction acc.", "keeps doing", "belief acc. (world)", "belief acc. (partner)", "miscoordination"):
         t.add_column(col, justify="right" if col != "agent" else "left")
 
     def pct(x):
@@ -56,7 +56,7 @@ def _table(summary: dict) -> Table:
             diff = f"{100 * d['mean']:+.1f} ({100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}) {d['ordering']}"
         t.add_row(k, pct(v["transport_rate"]), interval(v["ci95"]["transport_rate"]), diff,
                   num(v["message_tokens"], 0), num(v["comm_frames"], 1), pct(v["prediction_accuracy"]),
-                  pct(v["belief_accuracy_world"]), pct(v["belief_accuracy_partner"]), num(v["miscoordination"], 1))
+                  pct(v.get("persistence_accuracy")), pct(v["belief_accuracy_world"]), pct(v["belief_accuracy_partner"]), num(v["miscoordination"], 1))
     return t
 
 

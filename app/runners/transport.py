@@ -15,6 +15,8 @@ dict) it records:
 * ``prediction_accuracy``: each agent's top predicted next subgoal of a teammate, at each decision,
   against the subgoal that teammate really chose at its next decision (a fetch matches when the predicted
   object is in the chosen batch); pooled over the episode;
+* ``persistence_accuracy``: on the same decisions, the baseline "the teammate keeps doing what it did"
+  (its real previous subgoal overlaps its next one);
 * ``belief_accuracy_world``: every ``SAMPLE_EVERY`` steps and at the end, each value an agent holds in its
   zero-order chain (object locations, room search levels) against the world at that moment;
   ``belief_accuracy_partner``: each value of its first-order chain ``(me, p)`` against what ``p`` really
@@ -44,7 +46,7 @@ from belief.app.runs.executor import run_tasks
 from belief.app.bench import metrics
 from belief.app.bench.comparison import agent_figures, compare, headline_of
 
-DEFAULT_AGENTS = ("cobel", "coela", "silent", "rhp", "rhp_alone")
+DEFAULT_AGENTS = ("cobel", "coela", "messenger", "independent", "silent", "rhp", "rhp_alone")
 SAMPLE_EVERY = 5
 YIELD_WINDOW = 600  # frames: a yield avoided duplicate work when the teammate did that work within it
 
@@ -130,7 +132,7 @@ def _score_beliefs(acc: dict, agents: dict, env) -> None:
 
 def _coordination(agents: dict, env) -> dict:
     """Prediction accuracy against what teammates really chose next, and what yields avoided."""
-    right = total = 0
+    right = total = kept = 0
     for ag in agents.values():
         for frame, p, key in ag.predictions:
             nxt = next((keys for f, keys in agents[p].decisions if f >= frame), None)
@@ -138,6 +140,8 @@ def _coordination(agents: dict, env) -> dict:
                 continue
             total += 1
             right += key in nxt
+            prev = next((keys for f, keys in reversed(agents[p].decisions) if f < frame), set())
+            kept += bool(prev & nxt)  # "it keeps doing what it did": its previous subgoal overlaps its next
     done: dict = {}
     for f, a, what, subj, _ in env.log:
         if what in ("grasp", "explore"):
@@ -145,6 +149,8 @@ def _coordination(agents: dict, env) -> dict:
     yields = [(f, p, k) for ag in agents.values() for f, p, keys in ag.yields for k in keys]
     avoided = sum(1 for f, p, k in yields if any(f <= t <= f + YIELD_WINDOW for t in done.get((p, *k), ())))
     return {"predictions": total, "prediction_accuracy": right / total if total else None,
+            "prediction_right": right, "persistence_right": kept,
+            "persistence_accuracy": kept / total if total else None,
             "detections": sum(ag.detections for ag in agents.values()), "yields": len(yields),
             "avoided_duplicates": avoided, "futile_trips": sum(ag.state.noticed_gone for ag in agents.values())}
 
@@ -215,12 +221,29 @@ def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> 
     kinds = list(dict.fromkeys(r["agent"] for r in results))
     by_kind = {k: [r for r in results if r["agent"] == k] for k in kinds}
     headline = headline_of(kinds, HEADLINE)
-    extra = {"worlds": worlds, "by_category": {k: _by_category(rs) for k, rs in by_kind.items()}}
+    extra = {"worlds": worlds, "by_category": {k: _by_category(rs) for k, rs in by_kind.items()},
+             "prediction_vs_persistence": _prediction_vs_persistence(by_kind),
+             "message_tokens": {k: sum(r["message_tokens"] for r in rs) for k, rs in by_kind.items()},
+             "max_messages": {k: max(r["messages"] for r in rs) for k, rs in by_kind.items()}}
     out = compare("transport_v0", by_kind, metrics.TRANSPORT, headline, seed=seed, pair_key="world", extra=extra)
     tokens = {k: out["by_agent"][k]["message_tokens"] for k in kinds}
     if "cobel" in tokens and tokens.get("coela"):
         extra["token_reduction_vs_coela"] = 1 - tokens["cobel"] / tokens["coela"]
     out["extra"] = extra
+    return out
+
+
+def _prediction_vs_persistence(by_kind: dict) -> dict:
+    """Per predicting agent type, pooled over its episodes: the share of predictions that named a key of the
+    teammate's next subgoal, and the share "it keeps doing what it did" got right on the same decisions
+    (the teammate's real previous subgoal overlaps its next: a baseline that reads the teammate and names
+    a whole batch, where the prediction names one key)."""
+    out = {}
+    for k, rows in by_kind.items():
+        n = sum(r["predictions"] for r in rows)
+        if n:
+            out[k] = {"prediction": sum(r["prediction_right"] for r in rows) / n,
+                      "persistence": sum(r["persistence_right"] for r in rows) / n, "predictions": n}
     return out
 
 

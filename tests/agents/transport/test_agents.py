@@ -136,19 +136,40 @@ def test_cobel_message_only_when_it_changes_the_partner_plan():
     assert msg3 is None
 
 
-def test_coela_message_says_everything_when_progress_changed():
-    from belief.agents.transport.messages import coela_message
+def test_coela_and_messenger_send_news_only_and_at_most_every_min_frames():
+    from belief.agents.transport.messages import MIN_FRAMES, coela_message, messenger_message
 
-    s = tc.initial_state("alice", TASK)
-    s.room = "kitchen_1"
-    s.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE bread_1 IN kitchen_1"])
-    goal = tc.Goal("explore", room="office_1")
-    msg, s2 = coela_message(s, goal, tc.PRESETS["coela"])
-    assert {("in", "apple_1", "office_1"), ("in", "bread_1", "kitchen_1")} <= _facts_of(msg)
-    assert "PLAN alice: explore office_1" in msg and "I am in kitchen_1" in msg
-    assert coela_message(s2, goal, tc.PRESETS["coela"])[0] is None  # nothing new: the planner does not send
-    s2.store.apply(["alice BELIEVE apple_2 IN living_room_1"])
-    assert coela_message(s2, goal, tc.PRESETS["coela"])[0] is not None
+    for policy in (coela_message, messenger_message):
+        s = tc.initial_state("alice", TASK)
+        s.room = "kitchen_1"
+        s.store.apply(["alice BELIEVE apple_1 IN office_1", "alice BELIEVE bread_1 IN kitchen_1"])
+        goal = tc.Goal("explore", room="office_1")
+        msg, s2 = policy(s, goal, tc.PRESETS["coela"])
+        assert {("in", "apple_1", "office_1"), ("in", "bread_1", "kitchen_1")} <= _facts_of(msg)
+        assert "PLAN alice: explore office_1" in msg
+        assert ("I am in kitchen_1" in msg) == (policy is coela_message)
+        s2.frame += MIN_FRAMES
+        assert policy(s2, goal, tc.PRESETS["coela"])[0] is None  # nothing new: no message
+        s2.store.apply(["alice BELIEVE apple_2 IN living_room_1"])
+        s2.frame += 1
+        assert policy(s2, goal, tc.PRESETS["coela"])[0] is not None
+        msg2, _ = policy(s2, goal, tc.PRESETS["coela"])
+        assert _facts_of(msg2) == {("in", "apple_2", "living_room_1")}  # the news, not the whole store
+        too_soon = s2.copy()
+        too_soon.last_sent = too_soon.frame - 1
+        assert policy(too_soon, goal, tc.PRESETS["coela"])[0] is None
+
+
+def test_coela_messages_are_bounded_by_the_gap():
+    """No storm: an agent sends at most one message every MIN_FRAMES frames of the budget."""
+    from belief.agents.transport.messages import MIN_FRAMES
+    from belief.app.runners.transport import play_episode
+    from belief.envs.transport.world import BUDGET
+
+    for kind in ("coela", "messenger"):
+        r = play_episode({"agents": kind, "worlds": "generated", "planner": "greedy"}, 2)
+        assert 0 < r["messages"] <= r["n_agents"] * (BUDGET // MIN_FRAMES + 1)
+        assert r["prediction_accuracy"] is None
 
 
 PROBLEM = ("kitchen_1", ["apple_1"], {}, {"apple_2": "office_1", "bread_1": "kitchen_1", "bowl_1": "office_1"},
@@ -308,7 +329,11 @@ def test_bench_is_the_same_under_any_string_hash_seed():
         out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
         outs.append(json.loads(out.strip().splitlines()[-1]))
-    assert outs[0]["line"]["by_agent"]["coela"]["message_tokens"] > 0
+    line = outs[0]["line"]
+    assert line["by_agent"]["coela"]["message_tokens"] > 0
+    pv = line["extra"]["prediction_vs_persistence"]  # both accuracies printed, for the predicting agents only
+    assert set(pv) == {"cobel"} and 0 <= pv["cobel"]["prediction"] <= 1 and 0 <= pv["cobel"]["persistence"] <= 1
+    assert line["extra"]["message_tokens"]["coela"] > 0
     assert outs[0]["results"] == outs[1]["results"]
     assert outs[0]["line"] == outs[1]["line"]
 
