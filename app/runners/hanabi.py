@@ -5,31 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from belief.agents.hanabi.belief import HanabiBeliefAgent
+from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
 from belief.envs.hanabi import environment as hanabi_v0
 from belief.envs.hanabi.tom import is_move, label, move_questions
 from belief.errors import BeliefError
 from belief.grading.report import grade
 
-AGENT_KINDS = {"belief": HanabiBeliefAgent, "hintless": HanabiHintlessAgent}
+AGENT_KINDS = {"belief": HanabiBeliefAgent, "conventional": HanabiConventionalAgent,
+               "hintless": HanabiHintlessAgent}
 
 
 @dataclass(frozen=True)
 class HanabiConfig:
     agents: str = "belief"      # one kind for both players
     ask: bool = True            # ToM questions after every move
+    players: int = 2
 
 
 def make_agents(kind: str, players) -> dict:
     if kind not in AGENT_KINDS:
         raise BeliefError(f"unknown Hanabi agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
-    a, b = players
-    return {a: AGENT_KINDS[kind](a, b), b: AGENT_KINDS[kind](b, a)}
+    players = tuple(players)
+    return {p: AGENT_KINDS[kind](p, players=players) for p in players}
 
 
 def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> dict:
     """One seeded game: score, fireworks, turns, and the ToM accuracy of the players' own answers."""
-    e = hanabi_v0.raw_env(seed=seed)
+    e = hanabi_v0.raw_env(seed=seed, players=config.players)
     agents = make_agents(config.agents, e.possible_agents)
     qs, answers, fed = [], [], 0
 
@@ -51,7 +54,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
         e.step(agents[name].act(e.observe(name), e.infos[name]))
         update()
     out = e.metrics()
-    out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
+    out.update({"seed": seed, "agents": config.agents, "players": config.players, "questions": len(qs)})
     if config.ask:
         out.update(grade(label(e.trace, qs), answers).level_figures())
     if keep_trace:
