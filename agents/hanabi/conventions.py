@@ -13,7 +13,8 @@ On its turn a player, in order: (1) plays a card it knows is playable (hint know
 copies it can see: the discard pile, the fireworks, the other hands); (2) plays the card a play clue
 pointed at, while it may still be playable; (3) when the deck is gone and a life is to spare, plays its
 likeliest card (at least 1/2); (4) saves a critical card (the last copy of a useful card, every 5) on the
-chop of a player who has nothing to play, with a hint read as a save or as a correct play; (5) gives the
+chop of a player who has nothing to play, with a hint read as a save or as a correct play (for the next
+player this comes first, before its own play: that player discards next); (5) gives the
 best play clue (on a playable card nobody already holds as a known or clued play; lower ranks first,
 then the hint that tells most); (6) discards: a card it knows is useless, else its chop, else the card
 least likely to be critical; (7) with 8 tokens, a hint that misleads nobody.
@@ -75,8 +76,8 @@ class Table:
 
 def candidates(colours, ranks, counts: Counter) -> list:
     """The (colour, rank) pairs a card can be: allowed by knowledge, with a copy left in ``counts``."""
-    out = [(c, r) for c in colours for r in ranks if counts[(c, r)] > 0]
-    return out or [(c, r) for c in colours for r in ranks]
+    allowed = [p for p in ALL_PAIRS if p[0] in colours and p[1] in ranks]   # a fixed order: deterministic
+    return [p for p in allowed if counts[p] > 0] or allowed
 
 
 def weighted(pairs, counts: Counter) -> list:
@@ -121,14 +122,22 @@ class HanabiConventionalAgent(HanabiPlayer):
         return counts
 
     # --- reading a hint (every player the same way) ----------------------------------------------------
+    def public_chop(self, hand, before: set):
+        """The card a player will discard next as everyone can tell: its oldest card no hint touched."""
+        return next((k for k in reversed(hand) if k not in before and k not in self.marked_keep), None)
+
     def read_hint(self, view: dict, receiver: str, kind: str, value, touched, before: set, table: Table,
                   knowledge=None):
         """(focus card, "play" | "save") of a hint as its receiver reads it; None if it touches nothing new.
-        ``knowledge(card)`` is the receiver's knowledge after the hint (default: what it knows now)."""
+        ``knowledge(card)`` is the receiver's knowledge after the hint (default: what it knows now).
+
+        The focus is the newest newly touched card; the hint is a play clue when the focus may be playable
+        (else a save); a rank-5 hint is always a save."""
         hand = view["hands"][receiver]
-        focus = next((k for k in hand if k in touched and k not in before), None)
-        if focus is None:
+        new = [k for k in hand if k in touched and k not in before]
+        if not new:
             return None
+        focus = new[0]
         if kind == HINT_RANK and int(value) == 5:
             return focus, "save"
         colours, ranks = (knowledge or (lambda k: self.possible_of(receiver, k)))(focus)
@@ -259,14 +268,15 @@ class HanabiConventionalAgent(HanabiPlayer):
         pairs = candidates(*self.possible_of(player, card), self.counts_of(player, view, table))
         return all(table.playable(p) for p in pairs)
 
-    def save_clue(self, view: dict, mask, table: Table):
+    def save_clue(self, view: dict, mask, table: Table, offsets=None):
         """A hint protecting a critical card on the chop of a player with nothing to play (nearest first)."""
         me = self.players.index(self.name)
-        for offset in range(1, len(self.players)):
+        for offset in offsets or range(1, len(self.players)):
             receiver = self.players[(me + offset) % len(self.players)]
             hand = view["hands"][receiver]
-            if not hand or self.own_play(view, table, receiver) is not None:
-                continue
+            busy = self.own_play(view, table, receiver)
+            if not hand or busy is not None and table.playable(view["visible_cards"][hand[busy]]):
+                continue  # it plays a good card this turn (an unsure play may turn into a discard)
             slot = self.chop(view, table, receiver)
             k = hand[slot]
             if k in self.touched or not table.critical(view["visible_cards"][k]):
@@ -297,6 +307,10 @@ class HanabiConventionalAgent(HanabiPlayer):
     def choose(self, view: dict, mask) -> int:
         table = Table(view)
         h = hand_size(len(self.players))
+        if view["hints"] > 0:  # the next player is about to discard a critical card
+            a = self.save_clue(view, mask, table, offsets=[1])
+            if a is not None:
+                return a
         slot = self.own_play(view, table)
         if slot is not None:
             return slot
