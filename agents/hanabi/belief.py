@@ -26,6 +26,29 @@ class HanabiBeliefAgent(HanabiConventionalAgent):
     #: tests, ten times faster; for experiments)
     use_checker = True
 
+    #: do not discard a chop the previous player has not seen as my chop (it could not have saved it)
+    vet_chop = True
+
+    def perceive(self, events, info: dict | None = None) -> None:
+        super().perceive(events, info)
+        if info is not None:  # my chop and the tokens at the start of each turn: was my chop seen as such?
+            view = info["obs"]
+            self._chop_at.setdefault(view["turn"], (self.public_chop(view["hands"][self.name], self.touched),
+                                                    view["hints"]))
+
+    @property
+    def _chop_at(self) -> dict:
+        if not hasattr(self, "_chops"):
+            self._chops = {}
+        return self._chops
+
+    def chop_vetted(self, view: dict) -> bool:
+        """Whether the player before me saw my current chop as my chop, with a token to save it, and did not
+        (the save convention: it would have, were the card critical)."""
+        chop = self.public_chop(view["hands"][self.name], self.touched)
+        before = self._chop_at.get(view["turn"] - 1)
+        return before is not None and before[0] == chop and before[1] > 0
+
     # --- knowledge: the checker on the private trace --------------------------------------------------
     def possible_of(self, player: str, card: int) -> tuple:
         if not self.use_checker:
@@ -129,15 +152,26 @@ class HanabiBeliefAgent(HanabiConventionalAgent):
             fix = self.fix_clue(view, mask, table)
             if fix is not None:
                 return fix
+        if h <= default < 2 * h and self.vet_chop and view["hints"] > 0 and not self.chop_vetted(view):
+            k = view["hands"][self.name][default - h]
+            if k == self.public_chop(view["hands"][self.name], self.touched):
+                best = self.best_hint(view, mask, table, default)
+                if best is not None:
+                    return best[1]
         if default < 2 * h or self.save_clue(view, mask, table) == default:
             return default
         # a play clue (or a hint at 8 tokens): the one whose simulated outcome is best
+        best = self.best_hint(view, mask, table, default)
+        return best[1] if best is not None and best[0] > 0 else default
+
+    def best_hint(self, view: dict, mask, table: Table, default: int):
+        """(score, action) of the hint whose simulated outcome is best (None if every hint misleads)."""
         best = None
         for a, receiver, kind, value, touched in self.hints(view, mask):
             s = self.hint_score(view, table, receiver, kind, value, touched)
             if s is not None and (best is None or s > best[0] + 1e-9 or (abs(s - best[0]) < 1e-9 and a == default)):
                 best = (s, a)
-        return best[1] if best is not None and best[0] > 0 else default
+        return best
 
     def fix_clue(self, view: dict, mask, table: Table):
         """When the next player is about to play a card that is not playable (it sees it as a known or clued

@@ -95,6 +95,8 @@ class HanabiConventionalAgent(HanabiPlayer):
 
     #: endgame gamble: play the likeliest card when the deck is gone, a life is spare and p >= this
     endgame_threshold = 0.5
+    #: with no free chop, hint rather than discard a clued card
+    hint_before_clued_discard = False
 
     # --- knowledge: the hint record (the belief agent reads it from the checker instead) ------------------
     def possible_of(self, player: str, card: int) -> tuple:
@@ -320,7 +322,13 @@ class HanabiConventionalAgent(HanabiPlayer):
                 if a is not None:
                     return a
         if view["hints"] < MAX_HINTS:
-            return h + self.chop(view, table)
+            slot = self.chop(view, table)
+            k = view["hands"][self.name][slot]
+            if self.hint_before_clued_discard and view["hints"] > 0 and (k in self.touched or k in self.marked_keep):
+                a = self.harmless_hint(view, mask, table)  # no free chop: keep my clued cards, hint instead
+                if a is not None:
+                    return a
+            return h + slot
         a = self.harmless_hint(view, mask, table)
         if a is not None:
             return a
