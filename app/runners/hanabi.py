@@ -8,7 +8,7 @@ from belief.agents.hanabi.belief import HanabiBeliefAgent
 from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.tom import is_move, label, move_questions
+from belief.envs.hanabi.tom import TomSet, answer, is_move, label, move_questions, trivial_answers
 from belief.errors import BeliefError
 from belief.grading.report import grade
 
@@ -19,8 +19,9 @@ AGENT_KINDS = {"belief": HanabiBeliefAgent, "conventional": HanabiConventionalAg
 @dataclass(frozen=True)
 class HanabiConfig:
     agents: str = "belief"      # one kind for both players
-    ask: bool = True            # ToM questions after every move
+    ask: bool = True            # ToM questions after every move (the three levels)
     players: int = 2
+    tom_set: bool = False       # the ToM set (elimination, seen, third order) with its trivial answerers
 
 
 def make_agents(kind: str, players) -> dict:
@@ -35,6 +36,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     e = hanabi_v0.raw_env(seed=seed, players=config.players)
     agents = make_agents(config.agents, e.possible_agents)
     qs, answers, fed = [], [], 0
+    sampler, tom_qs, tom_said = TomSet(seed), [], []
 
     def update():
         nonlocal fed
@@ -47,6 +49,10 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
                 for q in move_questions(ev, seed):
                     qs.append(q)
                     answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
+            if config.tom_set:
+                for q in sampler.feed(ev):
+                    tom_qs.append(q)
+                    tom_said.append(agents[q.asked].answer(q.public()).startswith("Yes"))
 
     update()
     while not all(e.terminations.values()):
@@ -57,9 +63,22 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     out.update({"seed": seed, "agents": config.agents, "players": config.players, "questions": len(qs)})
     if config.ask:
         out.update(grade(label(e.trace, qs), answers).level_figures())
+    if config.tom_set:
+        out["tom_rows"] = tom_rows(e.trace, label(e.trace, tom_qs), tom_said, sampler.named, config.agents)
     if keep_trace:
         out["_trace"] = e.trace
     return out
 
 
-__all__ = ["HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]
+def tom_rows(trace, questions, said, named, agent: str) -> list[dict]:
+    """Rows for :func:`belief.grading.trivial.tom_table`: per question its type, the checker's answer on
+    the global trace (gold), the asked agent's own answer and the trivial answerers."""
+    from belief.truth.checker import check
+
+    truth = check(trace)
+    return [{"type": q.level, "gold": q.answer,
+             "answers": {"checker": answer(truth, q, q.t), agent: a, **trivial_answers(q, named, truth)}}
+            for q, a in zip(questions, said)]
+
+
+__all__ = ["tom_rows", "HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]
