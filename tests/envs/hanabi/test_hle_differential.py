@@ -151,13 +151,13 @@ def eliminated(trace) -> int:
                for k, values in table.items())
 
 
-@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (4, 4), (5, 5), (2, 6)])
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 3), (4, 4), (5, 5)])
 def test_same_deal_and_moves_give_the_same_game(players, seed):
     g = replay(players, seed).game
     assert g.turn > 30 and g.end_reason in ("deck exhausted", "no lives left")
 
 
-@pytest.mark.parametrize("players,seed", [(2, 7), (3, 8)])
+@pytest.mark.parametrize("players,seed", [(3, 8)])
 def test_the_checker_knows_what_hle_says_each_player_knows(players, seed):
     """The checker on each player's private trace (negative hints included) against HLE's card knowledge,
     every 6th move (the checker is the slow part)."""
@@ -169,6 +169,6 @@ def test_elimination_by_negative_hints_matches_hle():
     replay compares them with HLE at every step (and with the checker every 4th move)."""
     found = 0
     for seed in (1, 2):
-        env = replay(2, seed, check_knowledge_every=4 if seed == 1 else 0, p_hint=0.85, prefer=negative_hint)
+        env = replay(2, seed, check_knowledge_every=8 if seed == 1 else 0, p_hint=0.85, prefer=negative_hint)
         found += eliminated(env.trace)
     assert found > 0
