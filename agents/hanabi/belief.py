@@ -1,155 +1,202 @@
-"""A Hanabi belief agent: card knowledge and its model of the partner's knowledge from the checker on its
-private trace, and a few basic conventions both players follow.
+"""The Hanabi belief agent: the conventional bot's conventions, played with beliefs about the others' minds.
 
-Conventions (both players apply them, so each can predict how its hints will be read):
-
-* **play clue**: the *focus* of a hint (the newest card it newly touches) is playable, unless the
-  receiver's knowledge after the hint rules that out; the receiver plays it;
-* **5 save**: a rank-5 hint is a save (keep those cards), never a play clue;
-* **chop**: discard the oldest card no hint has touched.
-
-On its turn the agent (1) plays a card it knows is playable (knowledge from the checker, refined by
-counting the copies it can see), (2) plays a card a play clue pointed at, (3) gives a play clue on a
-playable partner card that the partner neither knows is playable nor has been pointed at (judged with its
-model of the partner's knowledge: the partner's chain in its own private trace), (4) saves a 5 on the
-partner's chop, (5) discards its chop, else (6) gives a hint that creates no play signal.
+Its knowledge of its own cards and its model of every other player's knowledge of theirs are the
+checker's answers on its private trace (:meth:`HanabiPlayer.knowledge`, the ``has_colour``/``has_rank``
+fluents on the player's chain: negative hints and elimination included), refined by counting the copies
+the player can see. On its turn it scores its candidate moves (the conventional move, every hint that
+misleads nobody, discarding its chop) by **simulating the other players' policy over their belief states**:
+after each candidate, what each other player will know (its knowledge after the hint), how it will read
+the hint (the conventions), and so what it will do: which of its cards it will play (right or wrong,
+the agent sees them), whether the next player will discard its chop and what that card is worth. The
+move with the best simulated outcome is played; the conventional move wins ties.
 """
 
 from __future__ import annotations
 
-from belief.agents.hanabi.knowledge import HanabiPlayer, focus, p_playable, p_useless, unseen_counts
-from belief.envs.hanabi.rules import COLOURS, HAND_SIZE, MAX_HINTS, RANKS, Move
+from belief.agents.hanabi.conventions import HanabiConventionalAgent, Table, candidates, share, weighted
+from belief.envs.hanabi.rules import MAX_HINTS, hand_size
 
-PLAY, DISCARD, HINT_C, HINT_R = 0, HAND_SIZE, 2 * HAND_SIZE, 3 * HAND_SIZE
-
-
-def hint_action(kind: str, value) -> int:
-    return HINT_C + COLOURS.index(value) if kind == "colour" else HINT_R + int(value) - 1
+MISPLAY = 2.5       # cost of a card that will be played wrongly (a life, and the card)
+PROTECT = 0.35      # a touched critical card (it will not be discarded)
 
 
-class HanabiBeliefAgent(HanabiPlayer):
+class HanabiBeliefAgent(HanabiConventionalAgent):
     kind = "belief"
+    #: read knowledge from the checker (False: from the hint record, the same sets by the HLE differential
+    #: tests, ten times faster; for experiments)
+    use_checker = True
 
-    # --- conventions: reading a hint ------------------------------------------------------------------
-    def interpret_hint(self, view: dict, receiver: str, last: dict) -> None:
-        hand = view["hands"][receiver]
-        k = focus(hand, last["touched"], self.touched)
-        if k is None:
-            return
-        if last["kind"] == "hint_rank" and last["index"] == 4:
-            self.marked_keep.update(c for c in last["touched"])
-            return
-        colours, ranks = self.knowledge((receiver,), k)  # the receiver's knowledge (mine, or my model of it)
-        if p_playable(colours, ranks, view["fireworks"], None) > 0:
-            self.marked_play.add(k)
+    #: do not discard a chop the previous player has not seen as my chop (it could not have saved it)
+    vet_chop = True
+
+    def perceive(self, events, info: dict | None = None) -> None:
+        super().perceive(events, info)
+        if info is not None:  # my chop and the tokens at the start of each turn: was my chop seen as such?
+            view = info["obs"]
+            self._chop_at.setdefault(view["turn"], (self.public_chop(view["hands"][self.name], self.touched),
+                                                    view["hints"]))
+
+    @property
+    def _chop_at(self) -> dict:
+        if not hasattr(self, "_chops"):
+            self._chops = {}
+        return self._chops
+
+    def chop_vetted(self, view: dict) -> bool:
+        """Whether the player before me saw my current chop as my chop, with a token to save it, and did not
+        (the save convention: it would have, were the card critical)."""
+        chop = self.public_chop(view["hands"][self.name], self.touched)
+        before = self._chop_at.get(view["turn"] - 1)
+        return before is not None and before[0] == chop and before[1] > 0
+
+    # --- knowledge: the checker on the private trace --------------------------------------------------
+    def possible_of(self, player: str, card: int) -> tuple:
+        if not self.use_checker:
+            return self.hinted.possible(card)
+        return self.knowledge((player,), card)
+
+    # --- simulating the others ------------------------------------------------------------------------
+    def predicted_play(self, view: dict, table: Table, player: str, knowledge, marked: set):
+        """The card ``player`` will play next by the conventions, given its knowledge and the play marks."""
+        counts = self.counts_of(player, view, table)
+        hand = view["hands"][player]
+        cards = [(k, candidates(*knowledge(k), counts)) for k in hand]
+        sure = [(min(r for _, r in pairs), i, k) for i, (k, pairs) in enumerate(cards)
+                if all(table.playable(p) for p in pairs)]
+        if sure:
+            return min(sure)[2]
+        for k, pairs in cards:
+            if k in marked and any(table.playable(p) for p in pairs):
+                return k
+        return None
+
+    def hand_potential(self, view: dict, table: Table, player: str, knowledge, marked: set, touched: set) -> float:
+        """What a player's hand is worth given what it knows: cards it will play (right +1 / wrong -MISPLAY:
+        it plays a known or clued card), critical cards it will keep (touched)."""
+        counts = self.counts_of(player, view, table)
+        out = 0.0
+        for k in view["hands"][player]:
+            pair = view["visible_cards"][k]
+            pairs = candidates(*knowledge(k), counts)
+            plays = all(table.playable(p) for p in pairs) or k in marked and any(table.playable(p) for p in pairs)
+            if plays:
+                out += 1.0 if table.playable(pair) else -MISPLAY
+            elif k in touched and table.critical(pair):
+                out += PROTECT
+        return out
+
+    def next_discard_loss(self, view: dict, table: Table, player: str, knowledge, marked: set, touched: set,
+                          hints_left: int) -> float:
+        """Expected loss when ``player`` (the next to move) has nothing to play and discards its chop."""
+        if self.predicted_play(view, table, player, knowledge, marked) is not None:
+            return 0.0
+        if hints_left >= MAX_HINTS:
+            return 0.0
+        hand = view["hands"][player]
+        chop = next((k for k in reversed(hand) if k not in touched and k not in self.marked_keep), None)
+        if chop is None:
+            return 0.0
+        p_discard = 1.0 if hints_left == 0 else 0.6
+        return p_discard * table.value(view["visible_cards"][chop])
+
+    # --- scoring candidate moves ----------------------------------------------------------------------
+    def token_value(self, hints: int) -> float:
+        return 0.7 if hints <= 1 else 0.5 if hints <= 3 else 0.3
+
+    def hint_score(self, view: dict, table: Table, receiver: str, kind: str, value, touched) -> float | None:
+        """The simulated gain of a hint: the receiver's hand potential after it minus before, and the next
+        player's discard; None when it would make anyone misplay."""
+        before_k = lambda k: self.possible_of(receiver, k)
+        after_k = self.after_hint(receiver, kind, value, touched, view["hands"][receiver])
+        read = self.read_hint(view, receiver, kind, value, touched, self.touched, table, after_k)
+        marked_after, keep_after = set(self.marked_play), set()
+        if read is not None:
+            focus, reading = read
+            (marked_after if reading == "play" else keep_after).add(focus)
+        touched_after = self.touched | set(touched)
+        gain = (self.hand_potential(view, table, receiver, after_k, marked_after, touched_after)
+                - self.hand_potential(view, table, receiver, before_k, self.marked_play, self.touched))
+        nxt = self.players[(self.players.index(self.name) + 1) % len(self.players)]
+        if nxt == receiver:
+            loss_before = self.next_discard_loss(view, table, nxt, before_k, self.marked_play, self.touched,
+                                                 view["hints"])
+            saved = self.marked_keep
+            self.marked_keep = self.marked_keep | keep_after
+            loss_after = self.next_discard_loss(view, table, nxt, after_k, marked_after, touched_after,
+                                                view["hints"] - 1)
+            self.marked_keep = saved
+            gain += loss_before - loss_after
+        return gain - self.token_value(view["hints"] - 1)
+
+    def my_move_score(self, view: dict, table: Table, kind: str, slot: int) -> float:
+        """Expected value of playing or discarding my card in ``slot``, over what it may be."""
+        counts = self.my_counts(view, table)
+        k = view["hands"][self.name][slot]
+        pairs = candidates(*self.possible_of(self.name, k), counts)
+        if kind == "play":
+            p = share(pairs, counts, table.playable)
+            return p - (1 - p) * (MISPLAY if view["lives"] > 1 else 25.0)
+        if k not in self.touched and k not in self.marked_keep:
+            # the chop: the others would have saved it were it critical (the save convention)
+            loss = 0.1
         else:
-            self.marked_keep.add(k)
+            w = weighted(pairs, counts)
+            loss = sum(n * table.value(p) for p, n in w) / sum(n for _, n in w)
+        return self.token_value(view["hints"]) - loss
 
-    # --- acting -------------------------------------------------------------------------------------
     def choose(self, view: dict, mask) -> int:
-        hand = view["hands"][self.name]
-        fw = view["fireworks"]
-        counts = unseen_counts(view)
-        mine = {k: self.knowledge((self.name,), k) for k in hand}
-        # (1) certainly playable, (2) pointed at by a play clue and still possibly playable
-        for slot, k in enumerate(hand):
-            if p_playable(*mine[k], fw, counts) == 1.0:
-                return PLAY + slot
-        for slot, k in enumerate(hand):
-            if k in self.marked_play and p_playable(*mine[k], fw, counts) > 0:
-                return PLAY + slot
+        table = Table(view)
+        h = hand_size(len(self.players))
+        default = super().choose(view, mask)
         if view["hints"] > 0:
-            a = self._play_clue(view, mask)
-            if a is None:
-                a = self._five_save(view, mask)
-            if a is not None:
-                return a
-        if view["hints"] < MAX_HINTS:
-            return DISCARD + self._chop(hand, mine, fw, counts)
-        a = self._harmless_hint(view, mask)
-        if a is not None:
-            return a
-        best = max(range(len(hand)), key=lambda s: p_playable(*mine[hand[s]], fw, counts))
-        return PLAY + best
+            fix = self.fix_clue(view, mask, table)
+            if fix is not None:
+                return fix
+        if h <= default < 2 * h and self.vet_chop and view["hints"] > 0 and not self.chop_vetted(view):
+            k = view["hands"][self.name][default - h]
+            if k == self.public_chop(view["hands"][self.name], self.touched):
+                best = self.best_hint(view, mask, table, default)
+                if best is not None:
+                    return best[1]
+        if default < 2 * h or self.save_clue(view, mask, table) == default:
+            return default
+        # a play clue (or a hint at 8 tokens): the one whose simulated outcome is best
+        best = self.best_hint(view, mask, table, default)
+        return best[1] if best is not None and best[0] > 0 else default
 
-    def _chop(self, hand, mine, fw, counts) -> int:
-        for slot in range(len(hand) - 1, -1, -1):
-            if p_useless(*mine[hand[slot]], fw, counts) == 1.0:
-                return slot
-        for slot in range(len(hand) - 1, -1, -1):
-            if hand[slot] not in self.touched:
-                return slot
-        return max(range(len(hand)), key=lambda s: p_useless(*mine[hand[s]], fw, counts))
-
-    def _hints(self, view: dict, mask):
-        """Every legal hint as (action, touched cards in slot order)."""
-        cards = view["partner_cards"]
-        hand = view["hands"][self.partner]
-        for kind, values in (("colour", COLOURS), ("rank", RANKS)):
-            for v in values:
-                a = hint_action(kind, v)
-                if not mask[a]:
-                    continue
-                touched = [k for k in hand if (cards[k][0] if kind == "colour" else cards[k][1]) == v]
-                yield a, touched
-
-    def _read_as_play(self, view: dict, a: int, touched: list) -> tuple:
-        """How the partner reads a hint: (focus card, read as a play clue?), with my model of its knowledge."""
-        hand = view["hands"][self.partner]
-        k = focus(hand, touched, self.touched)
-        if k is None:
-            return None, False
-        move = Move.of(a)
-        if move.kind == "hint_rank" and move.hint_value == 5:
-            return k, False
-        colours, ranks = self.knowledge((self.partner,), k)
-        colour, rank = view["partner_cards"][k]
-        if move.kind == "hint_colour":
-            colours = frozenset({colour})
-        else:
-            ranks = frozenset({rank})
-        return k, p_playable(colours, ranks, view["fireworks"], None) > 0
-
-    def _play_clue(self, view: dict, mask):
-        fw = view["fireworks"]
-        cards = view["partner_cards"]
-        pointed = {cards[k] for k in self.marked_play if k in cards}
+    def best_hint(self, view: dict, mask, table: Table, default: int):
+        """(score, action) of the hint whose simulated outcome is best (None if every hint misleads)."""
         best = None
-        for a, touched in self._hints(view, mask):
-            k, as_play = self._read_as_play(view, a, touched)
-            if k is None or not as_play or k in self.marked_play:
+        for a, receiver, kind, value, touched in self.hints(view, mask):
+            s = self.hint_score(view, table, receiver, kind, value, touched)
+            if s is not None and (best is None or s > best[0] + 1e-9 or (abs(s - best[0]) < 1e-9 and a == default)):
+                best = (s, a)
+        return best
+
+    def fix_clue(self, view: dict, mask, table: Table):
+        """When the next player is about to play a card that is not playable (it sees it as a known or clued
+        play), the hint after which its predicted play is right (or nothing)."""
+        nxt = self.players[(self.players.index(self.name) + 1) % len(self.players)]
+        know = lambda k: self.possible_of(nxt, k)
+        k = self.predicted_play(view, table, nxt, know, self.marked_play)
+        if k is None or table.playable(view["visible_cards"][k]):
+            return None
+        best = None
+        for a, receiver, kind, value, touched in self.hints(view, mask):
+            if receiver != nxt:
                 continue
-            colour, rank = cards[k]
-            if fw[colour] != rank - 1 or (colour, rank) in pointed:
+            after = self.after_hint(receiver, kind, value, touched, view["hands"][receiver])
+            read = self.read_hint(view, receiver, kind, value, touched, self.touched, table, after)
+            marked = set(self.marked_play)
+            if read is not None and read[1] == "play":
+                marked.add(read[0])
+            then = self.predicted_play(view, table, nxt, after, marked)
+            if then is not None and not table.playable(view["visible_cards"][then]):
                 continue
-            colours, ranks = self.knowledge((self.partner,), k)
-            if p_playable(colours, ranks, fw, None) == 1.0:
-                continue  # the partner already knows it is playable
-            score = (rank, -len(touched))
-            if best is None or score < best[0]:
-                best = (score, a)
+            s = self.hint_score(view, table, receiver, kind, value, touched)
+            if s is not None and (best is None or s > best[0]):
+                best = (s, a)
         return best[1] if best else None
 
-    def _five_save(self, view: dict, mask):
-        hand = view["hands"][self.partner]
-        chop = next((k for k in reversed(hand) if k not in self.touched), None)
-        if chop is None or view["partner_cards"][chop][1] != 5:
-            return None
-        a = hint_action("rank", 5)
-        return a if mask[a] else None
 
-    def _harmless_hint(self, view: dict, mask):
-        """A hint nobody reads as a play clue on an unplayable card."""
-        fw = view["fireworks"]
-        fallback = None
-        for a, touched in self._hints(view, mask):
-            k, as_play = self._read_as_play(view, a, touched)
-            if k is None or not as_play:
-                return a
-            colour, rank = view["partner_cards"][k]
-            if fw[colour] == rank - 1:
-                fallback = a
-        return fallback
-
-
-__all__ = ["HanabiBeliefAgent", "hint_action"]
+__all__ = ["HanabiBeliefAgent", "MISPLAY"]

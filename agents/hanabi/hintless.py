@@ -10,14 +10,14 @@ Its ToM answers come from the checker on its private trace, like the belief agen
 from __future__ import annotations
 
 from belief.agents.hanabi.knowledge import HanabiPlayer, p_playable, unseen_counts
-from belief.envs.hanabi.rules import COLOURS, HAND_SIZE, MAX_HINTS, RANKS
+from belief.envs.hanabi.rules import COLOURS, MAX_HINTS, RANKS, hand_size
 
 
 class HanabiHintlessAgent(HanabiPlayer):
     kind = "hintless"
 
-    def __init__(self, name: str, partner: str, threshold: float = 0.3):
-        super().__init__(name, partner)
+    def __init__(self, name: str, partner: str | None = None, players=None, threshold: float = 0.3):
+        super().__init__(name, partner, players)
         self.threshold = threshold
 
     def choose(self, view: dict, mask) -> int:
@@ -27,9 +27,10 @@ class HanabiHintlessAgent(HanabiPlayer):
         p = p_playable(frozenset(COLOURS), frozenset(RANKS), view["fireworks"], counts)
         if p >= self.threshold and view["lives"] > 1:
             return 0
+        h = hand_size(len(self.players))
         if view["hints"] < MAX_HINTS:
-            return HAND_SIZE + len(hand) - 1
-        hints = [a for a in range(2 * HAND_SIZE, 4 * HAND_SIZE) if mask[a]]
+            return h + len(hand) - 1
+        hints = [a for a in range(2 * h, len(mask)) if mask[a]]
         return hints[0] if hints else 0
 
 

@@ -18,6 +18,7 @@ from collections import Counter
 from belief.agents.protocol import AgentBase
 from belief.truth.checker import check
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
+from belief.envs.hanabi.knowledge import HintKnowledge
 from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
 from belief.envs.hanabi.tom import answer as question_answer
 from belief.truth.trace import Trace
@@ -41,7 +42,7 @@ def unseen_counts(view: dict) -> Counter:
             left[(c, r)] -= 1
     for _, c, r in view["discards"]:
         left[(c, r)] -= 1
-    for c, r in view["partner_cards"].values():
+    for c, r in view.get("visible_cards", view["partner_cards"]).values():
         left[(c, r)] -= 1
     return left
 
@@ -76,17 +77,22 @@ def focus(hand: list, touched: list, previously: set):
 class HanabiPlayer(AgentBase):
     """Private trace, ToM answers and hint bookkeeping shared by the Hanabi agents; under the agent protocol
     ``perceive`` also reads the last public move from ``info["obs"]`` (:meth:`note_move`), and ``act`` is
-    :meth:`choose` on the structured view and the action mask."""
+    :meth:`choose` on the structured view and the action mask.
+
+    ``players`` (turn order) defaults to the two of ``name`` and ``partner``; ``partner`` is the next player."""
 
     kind = "player"
 
-    def __init__(self, name: str, partner: str):
+    def __init__(self, name: str, partner: str | None = None, players=None):
         self.name = name
-        self.partner = partner
+        self.players = tuple(players) if players else (name, partner)
+        i = self.players.index(name)
+        self.partner = self.players[(i + 1) % len(self.players)]
         self.private = Trace(meta={"private_to": name})
         self._truth = None
-        self.touched: set = set()           # cards (of either hand) any hint has touched
-        self.marked_play: set = set()       # cards a play clue pointed at (either hand)
+        self.hinted = HintKnowledge()       # every card's possible values from the hints (public)
+        self.touched: set = set()           # cards (of any hand) a hint has touched
+        self.marked_play: set = set()       # cards a play clue pointed at (any hand)
         self.marked_keep: set = set()       # cards a save clue pointed at
         self._seen_turn = -1
 
@@ -118,6 +124,7 @@ class HanabiPlayer(AgentBase):
             " holds." if yes else " does not hold.")
 
     def knowledge(self, chain, card: int):
+        """What the last player of ``chain`` knows about ``card`` (possible colours, ranks), by the checker."""
         return possible(self.private_truth(), chain, card)
 
     def note_move(self, view: dict) -> None:
@@ -130,11 +137,13 @@ class HanabiPlayer(AgentBase):
             self.marked_play.discard(last["card"])
             self.marked_keep.discard(last["card"])
             return
-        receiver = self.partner if last["player"] == self.name else self.name
+        receiver = last.get("receiver") or (self.partner if last["player"] == self.name else self.name)
+        self.hinted.apply_hint({"kind": last["kind"], "value": last["value"], "touched": last["touched"],
+                                "untouched": last.get("untouched", ())})
         self.interpret_hint(view, receiver, last)
         self.touched.update(last["touched"])
 
-    def interpret_hint(self, view: dict, receiver: str, last: dict) -> None:  # conventions: the belief agent
+    def interpret_hint(self, view: dict, receiver: str, last: dict) -> None:  # conventions: the subclasses
         pass
 
 

@@ -102,6 +102,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 BENCH_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("core", "Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."),
+    "hanabi": ("hanabi", "Hanabi for 2-5 players: score, lives lost, turns per agent kind, paired differences, ToM "
+               "table."),
     "household": ("household", "Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per "
                   "agent kind."),
     "checker": ("tom", "Random trace of enters, exits, moves and messages; time to build the truth and to answer "

@@ -89,7 +89,7 @@ def run_blocks(
 @run_options.pool_options
 @run_options.deprecated_aliases(episodes="--games")
 def run_hanabi(
-    agents: str = run_options.agents("belief", _HANABI_KINDS, "belief | hintless (one kind for both players)"),
+    agents: str = run_options.agents("belief", _HANABI_KINDS, "belief | conventional | hintless (one kind for every player)"),
     vs: Optional[str] = run_options.agents(None, _HANABI_KINDS, run_options.VS.help, flag="--vs"),
     episodes: int = run_options.episodes(100, "number of games (seeds S..S+N-1)"),
     seed: int = run_options.SEED,

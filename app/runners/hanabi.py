@@ -5,33 +5,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from belief.agents.hanabi.belief import HanabiBeliefAgent
+from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.tom import is_move, label, move_questions
+from belief.envs.hanabi.tom import TomSet, answer, is_move, label, move_questions, trivial_answers
 from belief.errors import BeliefError
 from belief.grading.report import grade
 
-AGENT_KINDS = {"belief": HanabiBeliefAgent, "hintless": HanabiHintlessAgent}
+AGENT_KINDS = {"belief": HanabiBeliefAgent, "conventional": HanabiConventionalAgent,
+               "hintless": HanabiHintlessAgent}
 
 
 @dataclass(frozen=True)
 class HanabiConfig:
     agents: str = "belief"      # one kind for both players
-    ask: bool = True            # ToM questions after every move
+    ask: bool = True            # ToM questions after every move (the three levels)
+    players: int = 2
+    tom_set: bool = False       # the ToM set (elimination, seen, third order) with its trivial answerers
 
 
 def make_agents(kind: str, players) -> dict:
     if kind not in AGENT_KINDS:
         raise BeliefError(f"unknown Hanabi agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
-    a, b = players
-    return {a: AGENT_KINDS[kind](a, b), b: AGENT_KINDS[kind](b, a)}
+    players = tuple(players)
+    return {p: AGENT_KINDS[kind](p, players=players) for p in players}
 
 
 def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> dict:
     """One seeded game: score, fireworks, turns, and the ToM accuracy of the players' own answers."""
-    e = hanabi_v0.raw_env(seed=seed)
+    e = hanabi_v0.raw_env(seed=seed, players=config.players)
     agents = make_agents(config.agents, e.possible_agents)
     qs, answers, fed = [], [], 0
+    sampler, tom_qs, tom_said = TomSet(seed), [], []
 
     def update():
         nonlocal fed
@@ -44,6 +49,10 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
                 for q in move_questions(ev, seed):
                     qs.append(q)
                     answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
+            if config.tom_set:
+                for q in sampler.feed(ev):
+                    tom_qs.append(q)
+                    tom_said.append(agents[q.asked].answer(q.public()).startswith("Yes"))
 
     update()
     while not all(e.terminations.values()):
@@ -51,12 +60,25 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
         e.step(agents[name].act(e.observe(name), e.infos[name]))
         update()
     out = e.metrics()
-    out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
+    out.update({"seed": seed, "agents": config.agents, "players": config.players, "questions": len(qs)})
     if config.ask:
         out.update(grade(label(e.trace, qs), answers).level_figures())
+    if config.tom_set:
+        out["tom_rows"] = tom_rows(e.trace, label(e.trace, tom_qs), tom_said, sampler.named, config.agents)
     if keep_trace:
         out["_trace"] = e.trace
     return out
 
 
-__all__ = ["HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]
+def tom_rows(trace, questions, said, named, agent: str) -> list[dict]:
+    """Rows for :func:`belief.grading.trivial.tom_table`: per question its type, the checker's answer on
+    the global trace (gold), the asked agent's own answer and the trivial answerers."""
+    from belief.truth.checker import check
+
+    truth = check(trace)
+    return [{"type": q.level, "gold": q.answer,
+             "answers": {"checker": answer(truth, q, q.t), agent: a, **trivial_answers(q, named, truth)}}
+            for q, a in zip(questions, said)]
+
+
+__all__ = ["tom_rows", "HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]

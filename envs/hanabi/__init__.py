@@ -1,4 +1,4 @@
-"""Two-player Hanabi: rules, events, text, ToM questions.
+"""Hanabi for 2-5 players: rules, events, the hint record, text, ToM questions.
 
 ``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class; the versioned
 name ``belief.envs.hanabi_v0`` stays importable. They load on first use

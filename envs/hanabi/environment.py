@@ -1,17 +1,21 @@
-"""``hanabi_v0``: 2-player Hanabi as a PettingZoo AEC environment that writes the global trace.
+"""``hanabi_v0``: Hanabi for 2-5 players as a PettingZoo AEC environment that writes the global trace.
 
-Rules: :mod:`belief.envs.hanabi.rules`. What each player observes, as trace events:
-:mod:`belief.envs.hanabi.events`. ToM questions with exact answers from the checker:
-:mod:`belief.envs.hanabi.tom` (``questions(env.trace)``). Each player's private trace (the events it
-perceived, values it did not see masked) comes from ``env.take_perceived(agent)``.
+Rules: :mod:`belief.envs.hanabi.rules` (as in the Hanabi Learning Environment; checked against it by
+``tests/envs/hanabi/test_hle_differential.py``). What each player observes, as trace events:
+:mod:`belief.envs.hanabi.events`. What the hints say about each card: :mod:`belief.envs.hanabi.knowledge`.
+ToM questions with exact answers from the checker: :mod:`belief.envs.hanabi.tom` (``questions(env.trace)``).
+Each player's private trace (the events it perceived, values it did not see masked) comes from
+``env.take_perceived(agent)``.
 
-Actions (``Discrete(20)``): 0-4 play slot s, 5-9 discard slot s, 10-14 hint a colour (red, yellow, green,
-blue, white), 15-19 hint a rank 1-5; illegal moves are masked (``infos[agent]["action_mask"]`` and the
+Actions (``Discrete(n_actions(N))``, 20 with two players): play slot s, discard slot s, then per other
+player a block of ten hints (five colours, red yellow green blue white, then ranks 1-5); see
+:mod:`belief.envs.hanabi.rules`. Illegal moves are masked (``infos[agent]["action_mask"]`` and the
 observation's ``action_mask``). Observation::
 
-    Dict(observation: Box(0, 50, (20,), int64)  # hints, lives, deck size, 5 fireworks, own hand size,
-                                                # partner's 5 cards as (colour index + 1, rank), turn % 50
-         action_mask: Box(0, 1, (20,), int8),
+    Dict(observation: Box(0, 50, (10 + 2H(N-1),), int64)  # hints, lives, deck size, 5 fireworks, own hand
+                                                # size, each other player's H cards in turn order as
+                                                # (colour index + 1, rank), turn % 50
+         action_mask: Box(0, 1, (n_actions,), int8),
          text: Text(0..4096, printable))
 
 The reward is the score change (a final loss of all lives takes the score to 0).
@@ -23,46 +27,51 @@ import numpy as np
 
 from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.hanabi.events import hint_events, reveal_events, setup_events
-from belief.envs.hanabi.rules import (COLOURS, HAND_SIZE, MAX_SCORE, N_ACTIONS, PLAYERS, RANKS, Game, Move,
-                                      HINT_COLOUR)
+from belief.envs.hanabi.knowledge import HintKnowledge
+from belief.envs.hanabi.rules import COLOURS, MAX_SCORE, RANKS, Game, HINT_COLOUR, hand_size, n_actions, players_of
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace
 from belief.envs.base.render import rendered
 
 TEXT_MAX = 4096
-OBS_LEN = 20
+OBS_LEN = 20    # of two players (obs_len(n) in general)
+
+
+def obs_len(players: int) -> int:
+    return 10 + 2 * hand_size(players) * (players - 1)
 
 
 class raw_env(TurnBasedTextEnv):
     metadata = {"name": "hanabi_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     OBS_BOX = (0, 50, (OBS_LEN,), np.int64)
-    N_ACTIONS = N_ACTIONS
+    N_ACTIONS = n_actions(2)
     TEXT_MAX = TEXT_MAX
 
-    def __init__(self, seed: int | None = None, render_mode: str | None = None):
+    def __init__(self, seed: int | None = None, render_mode: str | None = None, players: int = 2):
         super().__init__(render_mode)
-        self.possible_agents = list(PLAYERS)
+        self.possible_agents = list(players_of(players))
+        self.n_players = int(players)
+        self.OBS_BOX = (0, 50, (obs_len(self.n_players),), np.int64)
+        self.N_ACTIONS = n_actions(self.n_players)
         self._seed = seed
         self.reset(seed=seed)
 
     # --- lifecycle ---------------------------------------------------------------------------------
-    def reset(self, seed=None, options=None):
+    def reset(self, seed=None, options=None, game: Game | None = None):
+        """A new game from ``seed``, or ``game`` (a dealt :class:`Game`, e.g. :meth:`Game.from_deal`)."""
         if seed is not None:
             self._seed = seed
-        self.game = Game.new(self._seed)
+        self.game = game if game is not None else Game.new(self._seed, self.n_players)
         g = self.game
         self._start_episode()
-        #: the public hint history: card -> colours / ranks that hints have ruled out
-        self.not_colour: dict[int, set] = {}
-        self.not_rank: dict[int, set] = {}
-        self.known_colour: dict[int, str] = {}
-        self.known_rank: dict[int, int] = {}
+        #: the public hint history: card -> its possible colours and ranks
+        self.hinted = HintKnowledge()
         self.last_move: str = ""
         self._last_public: dict | None = None
-        self.trace = Trace(meta={"env": "hanabi_v0", "seed": self._seed, "agents": list(PLAYERS),
-                                 "colours": list(COLOURS), "ranks": list(RANKS)})
+        self.trace = Trace(meta={"env": "hanabi_v0", "seed": self._seed, "agents": list(g.players),
+                                 "players": len(g.players), "colours": list(COLOURS), "ranks": list(RANKS)})
         for ev in setup_events(sorted(g.cards.values(), key=lambda c: c.id), g.hands, "setup"):
             self._log(ev)
         self._refresh_infos()
@@ -70,46 +79,51 @@ class raw_env(TurnBasedTextEnv):
     # --- observation -------------------------------------------------------------------------------
     def observe(self, agent):
         g = self.game
-        partner = g.partner(agent)
-        cards = [g.cards[k] for k in g.hands[partner]]
+        h = g.hand_size
         hand = []
-        for i in range(HAND_SIZE):
-            c = cards[i] if i < len(cards) else None
-            hand += [COLOURS.index(c.colour) + 1, c.rank] if c else [0, 0]
+        for other in g.others(agent):
+            cards = [g.cards[k] for k in g.hands[other]]
+            for i in range(h):
+                c = cards[i] if i < len(cards) else None
+                hand += [COLOURS.index(c.colour) + 1, c.rank] if c else [0, 0]
         vec = np.array([g.hints, g.lives, len(g.draw_pile), *(g.fireworks[c] for c in COLOURS),
                         len(g.hands[agent]), *hand, g.turn % 50], dtype=np.int64)
         return {"observation": vec, "action_mask": np.array(g.legal(agent), dtype=np.int8),
                 "text": printable(self.text(agent), TEXT_MAX)}
 
     def hint_knowledge(self, card: int) -> str:
-        """What the public hints say about a card, e.g. 'red ?' or '? not 1,2'."""
-        colour = self.known_colour.get(card) or "?"
-        rank = str(self.known_rank.get(card) or "?")
-        nots = sorted(self.not_colour.get(card, ())) + [str(r) for r in sorted(self.not_rank.get(card, ()))]
+        """What the public hints say about a card, e.g. 'red ?' or '? (not red,yellow,1,2)'."""
+        colours, ranks = self.hinted.possible(card)
+        colour = next(iter(colours)) if len(colours) == 1 else "?"
+        rank = str(next(iter(ranks))) if len(ranks) == 1 else "?"
+        nots = [c for c in COLOURS if c not in colours] + [str(r) for r in RANKS if r not in ranks]
         return f"{colour} {rank}" + (f" (not {','.join(nots)})" if nots and (colour == "?" or rank == "?") else "")
 
     def text(self, agent: str) -> str:
         g = self.game
-        partner = g.partner(agent)
         lines = [f"Turn {g.turn}. Hint tokens {g.hints}, lives {g.lives}, deck {len(g.draw_pile)}, score {g.score()}.",
                  "Fireworks: " + ", ".join(f"{c} {g.fireworks[c]}" for c in COLOURS) + "."]
         if self.last_move:
             lines.append(f"Last move: {self.last_move}")
-        lines.append(f"{partner.capitalize()}'s hand (slot 0 newest): " + "; ".join(
-            f"{i}: {g.cards[k].name()} [they know: {self.hint_knowledge(k)}]" for i, k in enumerate(g.hands[partner])))
+        for other in g.others(agent):
+            lines.append(f"{other.capitalize()}'s hand (slot 0 newest): " + "; ".join(
+                f"{i}: {g.cards[k].name()} [they know: {self.hint_knowledge(k)}]" for i, k in enumerate(g.hands[other])))
         lines.append("Your hand (what hints told you): " + "; ".join(
             f"{i}: {self.hint_knowledge(k)}" for i, k in enumerate(g.hands[agent])))
         return "\n".join(lines)
 
     def public_view(self, agent: str) -> dict:
-        """What ``agent`` sees, structured: the public state, the partner's cards, its own card ids (not
-        their faces) and the last move (for programmatic agents; ``infos[agent]["obs"]``)."""
+        """What ``agent`` sees, structured: the public state, the other players' cards (``visible_cards``;
+        ``partner_cards`` is the same dict), its own card ids (not their faces) and the last move (for
+        programmatic agents; ``infos[agent]["obs"]``)."""
         g = self.game
-        partner = g.partner(agent)
-        return {"agent": agent, "turn": g.turn, "hints": g.hints, "lives": g.lives, "deck": len(g.draw_pile),
-                "fireworks": dict(g.fireworks), "hands": {p: list(h) for p, h in g.hands.items()},
-                "partner_cards": {k: (g.cards[k].colour, g.cards[k].rank) for k in g.hands[partner]},
+        visible = {k: (g.cards[k].colour, g.cards[k].rank) for other in g.others(agent) for k in g.hands[other]}
+        return {"agent": agent, "players": list(g.players), "turn": g.turn, "hints": g.hints, "lives": g.lives,
+                "deck": len(g.draw_pile), "fireworks": dict(g.fireworks),
+                "hands": {p: list(h) for p, h in g.hands.items()},
+                "visible_cards": visible, "partner_cards": visible,
                 "discards": [(k, g.cards[k].colour, g.cards[k].rank) for k in g.discards],
+                "final_turns": g.final_turns,
                 "last_move": dict(self._last_public) if self._last_public else None}
 
     def _refresh_infos(self) -> None:
@@ -123,25 +137,32 @@ class raw_env(TurnBasedTextEnv):
         agent = self.agent_selection
         g = self.game
         before = g.score()
-        move = Move.of(action)
+        move = g.move(action)
         out = g.step(move.action)
         source = f"turn {g.turn - 1} {agent}"
         public = {"turn": g.turn - 1, "hands": {p: list(h) for p, h in g.hands.items()}}
-        if out.touched or out.untouched:
-            self._record_hint(move, out)
-            negatives = self.not_colour if move.kind == HINT_COLOUR else self.not_rank
-            events = hint_events(agent, move, out.touched, out.untouched, negatives, source, public)
-            what = ", ".join(f"slot {g.hands[g.partner(agent)].index(k)}" for k in out.touched)
-            self.last_move = f"{agent.capitalize()} hinted {move.hint_value} to {g.partner(agent).capitalize()}: {what}."
+        if move.is_hint:
+            receiver = out.receiver
+            is_colour = move.kind == HINT_COLOUR
+            params = {"kind": move.kind, "value": str(move.hint_value), "touched": list(out.touched),
+                      "untouched": list(out.untouched)}
+            self.hinted.apply_hint(params)
+            negatives = {k: self.hinted.ruled_out(k, is_colour) for k in out.untouched}
+            events = hint_events(agent, move, out.touched, out.untouched, negatives, source, public,
+                                 g.players, receiver)
+            what = ", ".join(f"slot {g.hands[receiver].index(k)}" for k in out.touched)
+            self.last_move = f"{agent.capitalize()} hinted {move.hint_value} to {receiver.capitalize()}: {what}."
         else:
-            events = reveal_events(out, g.fireworks, source, public)
+            receiver = None
+            events = reveal_events(out, g.fireworks, source, public, g.players)
             verb = ("played" if out.success else "misplayed") if move.kind == "play" else "discarded"
             self.last_move = f"{agent.capitalize()} {verb} {out.card.name()} from slot {move.index}."
         for ev in events:
             self._log(ev)
-        self._last_public = {"player": agent, "kind": move.kind, "index": move.index,
-                             "touched": list(out.touched), "success": out.success,
-                             "card": out.card.id if out.card else None}
+        self._last_public = {"player": agent, "kind": move.kind, "index": move.index, "receiver": receiver,
+                             "touched": list(out.touched), "untouched": list(out.untouched),
+                             "value": move.hint_value if move.is_hint else None, "success": out.success,
+                             "card": out.card.id if out.card else None, "turn": g.turn - 1}
         self._reward_everyone(g.score() - before, agent)
         if g.over:
             self._log(Action(name="end", visible_to=(), source="end",
@@ -152,21 +173,6 @@ class raw_env(TurnBasedTextEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _record_hint(self, move, out) -> None:
-        value = move.hint_value
-        for k in out.touched:
-            if move.kind == HINT_COLOUR:
-                self.known_colour[k] = value
-            else:
-                self.known_rank[k] = value
-        for k in out.untouched:
-            negatives, values, known = ((self.not_colour, COLOURS, self.known_colour) if move.kind == HINT_COLOUR
-                                        else (self.not_rank, RANKS, self.known_rank))
-            negatives.setdefault(k, set()).add(value)
-            left = [v for v in values if v not in negatives[k]]
-            if len(left) == 1:
-                known[k] = left[0]
-
     # --- metrics & rendering -----------------------------------------------------------------------
     def metrics(self) -> dict:
         g = self.game
@@ -174,7 +180,7 @@ class raw_env(TurnBasedTextEnv):
                 "lives": g.lives, "hints": g.hints, "turns": g.turn, "end_reason": g.end_reason}
 
     def render(self):
-        text = "\n".join(self.text(a) for a in PLAYERS)
+        text = "\n".join(self.text(a) for a in self.game.players)
         return rendered(self.render_mode, text)
 
 
@@ -182,9 +188,9 @@ class raw_env(TurnBasedTextEnv):
 env, parallel_env = turn_based_constructors(raw_env)
 
 
-def global_trace(seed, actions) -> Trace:
+def global_trace(seed, actions, players: int = 2) -> Trace:
     """The global trace of a game played from ``seed`` with a list of actions (for scripted questions)."""
-    e = raw_env(seed=seed)
+    e = raw_env(seed=seed, players=players)
     for a in actions:
         if not e.agents:
             break
@@ -192,4 +198,4 @@ def global_trace(seed, actions) -> Trace:
     return e.trace
 
 
-__all__ = ["env", "parallel_env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX"]
+__all__ = ["env", "parallel_env", "raw_env", "global_trace", "OBS_LEN", "TEXT_MAX", "obs_len"]

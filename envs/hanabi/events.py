@@ -7,7 +7,7 @@ Fluents (all values are strings), for every card ``card_K`` (K = its position in
 ``rank(card_K)``                ``1`` ... ``5``
 ``has_colour(card_K, C)``       ``yes`` / ``no``: one fluent per colour C, so that "not red" is a value
 ``has_rank(card_K, R)``         ``yes`` / ``no``: one fluent per rank R
-``where(card_K)``               ``deck``, ``alice``, ``bob``, ``played`` or ``discarded`` (public)
+``where(card_K)``               ``deck``, a player (``alice``, ``bob``, ...), ``played`` or ``discarded`` (public)
 ``firework(C)``                 the highest rank played in colour C, ``0`` to ``5`` (public)
 ==============================  ==========================================================
 
@@ -16,13 +16,15 @@ untouched cards are not red") is the value ``no`` of the per-colour fluent, and 
 card is the set of its per-colour and per-rank fluents it holds. Observation model:
 
 * setup: the deck, seen by nobody;
-* a card dealt or drawn into a hand is seen by the *other* player (``observe``), and both players know it
-  was seen (``witnesses``): the holder knows its partner knows the card, without knowing it itself;
-* a hint is seen by both (a joint ``observe``: common knowledge): for the touched cards their colour (or
+* a card dealt or drawn into a hand is seen by the *other* players (``observe``), and every player knows it
+  was seen (``witnesses``): the holder knows the others know the card, without knowing it itself;
+* a hint is seen by everyone (a joint ``observe``: common knowledge): for the touched cards their colour (or
   rank) and every per-colour (per-rank) fluent; for the untouched cards the hinted colour's (rank's)
   fluent, ``no``. When a card's hinted negatives leave one colour (rank), the public rules entail it:
-  both observe it too (that deduction uses only the public hint history);
-* a played or discarded card is revealed to both (joint observation), and its move is public (``action``).
+  everyone observes it too (that deduction uses only the public hint history);
+* a played or discarded card is revealed to everyone (joint observation), and its move is public (``action``).
+
+``players`` (the game's player names) defaults to the two-player ``PLAYERS``.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def _card_effects(card: Card) -> list:
 
 
 def setup_events(cards, hands: dict, source: str) -> list:
-    """The shuffled deck (seen by nobody), public fireworks and holders, each hand seen by the partner."""
+    """The shuffled deck (seen by nobody), public fireworks and holders, each hand seen by the others
+    (the players are the keys of ``hands``, in turn order)."""
+    players = tuple(hands)
     effects = []
     for card in cards:
         effects += _card_effects(card)
@@ -87,23 +91,24 @@ def setup_events(cards, hands: dict, source: str) -> list:
     public = [_eff(f_firework(c), 0) for c in COLOURS]
     holder = {k: p for p, hand in hands.items() for k in hand}
     public += [_eff(f_where(card.id), holder.get(card.id, "deck")) for card in cards]
-    out.append(Action(name="deal", effects=tuple(public), visible_to=EVERYONE, source=source))
+    out.append(Action(name="deal", effects=tuple(public), visible_to=players, source=source))
     for p, hand in hands.items():
-        out += seen_by_partner_events(p, hand, source)
+        out += seen_by_partner_events(p, hand, source, players)
     return out
 
 
-def seen_by_partner_events(holder: str, card_ids, source: str) -> list:
-    """Cards entering ``holder``'s hand: the partner sees them; both know it does."""
+def seen_by_partner_events(holder: str, card_ids, source: str, players=EVERYONE) -> list:
+    """Cards entering ``holder``'s hand: the other players see them; everyone knows they do."""
     fluents = tuple(f for k in card_ids for f in card_fluents(k))
     if not fluents:
         return []
-    partner = tuple(p for p in EVERYONE if p != holder)
-    return [Observe(agents=partner, fluents=fluents, witnesses=EVERYONE, source=source)]
+    others = tuple(p for p in players if p != holder)
+    return [Observe(agents=others, fluents=fluents, witnesses=tuple(players), source=source)]
 
 
-def hint_events(giver: str, move, touched, untouched, negatives: dict, source: str, public: dict) -> list:
-    """A hint, seen by both: what it reveals about touched and untouched cards, and what the public hint
+def hint_events(giver: str, move, touched, untouched, negatives: dict, source: str, public: dict,
+                players=EVERYONE, receiver: str | None = None) -> list:
+    """A hint, seen by everyone: what it reveals about touched and untouched cards, and what the public hint
     history now entails (``negatives``: card -> the colours (ranks) hints have ruled out, after this one).
     ``public`` (the turn and the hands after the move) goes into the move's params, for question samplers."""
     is_colour = move.kind == "hint_colour"
@@ -120,14 +125,16 @@ def hint_events(giver: str, move, touched, untouched, negatives: dict, source: s
         if len(left) == 1:  # every other value is ruled out: the rules entail this one
             fluents += [f_value(k), f_has(k, left[0])]
     params = {"player": giver, "kind": move.kind, "value": str(value), "touched": [card_id(k) for k in touched],
-              **public}
+              "untouched": [card_id(k) for k in untouched], **public}
+    if receiver is not None:
+        params["receiver"] = receiver
     # the move's public action comes last: questions about the move are asked after its event
-    return [Observe(agents=EVERYONE, fluents=tuple(fluents), source=source),
-            Action(name="hint", agent=giver, params=params, visible_to=EVERYONE, source=source)]
+    return [Observe(agents=tuple(players), fluents=tuple(fluents), source=source),
+            Action(name="hint", agent=giver, params=params, visible_to=tuple(players), source=source)]
 
 
-def reveal_events(out, fireworks: dict, source: str, public: dict) -> list:
-    """A play or a discard: the card is shown to both; its new place and the fireworks are public."""
+def reveal_events(out, fireworks: dict, source: str, public: dict, players=EVERYONE) -> list:
+    """A play or a discard: the card is shown to everyone; its new place and the fireworks are public."""
     card = out.card
     dest = "played" if out.success else "discarded"
     effects = [_eff(f_where(card.id), dest)]
@@ -137,11 +144,11 @@ def reveal_events(out, fireworks: dict, source: str, public: dict) -> list:
         effects.append(_eff(f_where(out.drawn.id), out.player))
     params = {"player": out.player, "kind": out.move.kind, "slot": out.move.index, "card": card_id(card.id),
               "success": out.success, **public}
-    events = [Observe(agents=EVERYONE, fluents=card_fluents(card.id), source=source)]
+    events = [Observe(agents=tuple(players), fluents=card_fluents(card.id), source=source)]
     if out.drawn is not None:
-        events += seen_by_partner_events(out.player, [out.drawn.id], source)
+        events += seen_by_partner_events(out.player, [out.drawn.id], source, players)
     return events + [Action(name=out.move.kind, agent=out.player, params=params, effects=tuple(effects),
-                            visible_to=EVERYONE, source=source)]
+                            visible_to=tuple(players), source=source)]
 
 
 __all__ = ["EVERYONE", "card_id", "f_colour", "f_rank", "f_has_colour", "f_has_rank", "f_where", "f_firework",

@@ -1,7 +1,8 @@
-"""The rules of 2-player Hanabi, as a small pure state machine (no PettingZoo, no trace).
+"""The rules of Hanabi for 2-5 players, as a small pure state machine (no PettingZoo, no trace).
 
-Standard rules: 5 colours x ranks 1,1,1,2,2,3,3,4,4,5 (50 cards), hands of 5, 8 hint tokens, 3 lives.
-A hint names a colour or a rank and touches every matching card of the partner's hand (at least one);
+Standard rules, as in the Hanabi Learning Environment: 5 colours x ranks 1,1,1,2,2,3,3,4,4,5 (50 cards),
+hands of 5 (2-3 players) or 4 (4-5 players), 8 hint tokens, 3 lives.
+A hint names a colour or a rank and touches every matching card of another player's hand (at least one);
 it costs a token. Discarding regains a token (not at 8 tokens: discarding is then illegal), and so does
 completing a firework with its 5. A misplay costs a life. The game ends when the last life is lost
 (score 0, as in the Hanabi Learning Environment), when all five fireworks are complete (25), or after each
@@ -9,6 +10,11 @@ player has taken one more turn once the deck is empty. Otherwise the score is th
 
 Hands are ordered lists of card ids; slot 0 is the newest card (a drawn card goes to slot 0), so the
 highest slot holds the oldest card ("chop" in convention terms).
+
+Actions (``Discrete(n_actions(players))``): ``0..H-1`` play slot s, ``H..2H-1`` discard slot s (H the hand
+size), then per other player at turn offset o = 1..N-1 a block of ten: ``2H + 10(o-1) + i`` hints colour i
+(i < 5) or rank i - 4 (i >= 5). With 2 players that is the old layout: 0-4 play, 5-9 discard, 10-14 colour,
+15-19 rank.
 """
 
 from __future__ import annotations
@@ -22,15 +28,32 @@ from belief.errors import BeliefError
 COLOURS = ("red", "yellow", "green", "blue", "white")
 RANKS = (1, 2, 3, 4, 5)
 COPIES = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}
-PLAYERS = ("alice", "bob")
-HAND_SIZE = 5
+PLAYER_NAMES = ("alice", "bob", "carol", "dave", "erin")
+PLAYERS = PLAYER_NAMES[:2]          # the default, two players
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+HAND_SIZE = 5                       # the hand of 2-3 players (4-5 players hold 4: hand_size(n))
 MAX_HINTS = 8
 MAX_LIVES = 3
 MAX_SCORE = 25
 
 # Discrete action layout
 PLAY, DISCARD, HINT_COLOUR, HINT_RANK = "play", "discard", "hint_colour", "hint_rank"
-N_ACTIONS = 4 * HAND_SIZE
+N_ACTIONS = 4 * HAND_SIZE          # of two players (n_actions(n) in general)
+
+
+def players_of(n: int) -> tuple:
+    """The player names of an n-player game (alice, bob, carol, dave, erin)."""
+    if not MIN_PLAYERS <= int(n) <= MAX_PLAYERS:
+        raise HanabiError(f"Hanabi is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}")
+    return PLAYER_NAMES[:int(n)]
+
+
+def hand_size(n: int) -> int:
+    return 5 if n <= 3 else 4
+
+
+def n_actions(n: int) -> int:
+    return 2 * hand_size(n) + 10 * (n - 1)
 
 
 class HanabiError(BeliefError):
@@ -50,21 +73,34 @@ class Card:
 @dataclass(frozen=True)
 class Move:
     """A decoded action: ``kind`` is play/discard (``index`` = slot) or hint_colour/hint_rank (``index`` =
-    position in COLOURS / rank - 1)."""
+    position in COLOURS / rank - 1, ``target`` = the receiver's turn offset from the giver, 1..N-1).
+    ``hand`` is the hand size of the game (5 with 2-3 players, 4 with 4-5), which fixes the numbering."""
 
     kind: str
     index: int
+    target: int = 1
+    hand: int = HAND_SIZE
 
     @property
     def action(self) -> int:
-        return (PLAY, DISCARD, HINT_COLOUR, HINT_RANK).index(self.kind) * HAND_SIZE + self.index
+        if self.kind in (PLAY, DISCARD):
+            return (0 if self.kind == PLAY else self.hand) + self.index
+        return 2 * self.hand + 10 * (self.target - 1) + (0 if self.kind == HINT_COLOUR else 5) + self.index
 
     @classmethod
-    def of(cls, action: int) -> "Move":
+    def of(cls, action: int, players: int = 2) -> "Move":
         a = int(action)
-        if not 0 <= a < N_ACTIONS:
-            raise HanabiError(f"action {a} out of range 0..{N_ACTIONS - 1}")
-        return cls((PLAY, DISCARD, HINT_COLOUR, HINT_RANK)[a // HAND_SIZE], a % HAND_SIZE)
+        h, top = hand_size(players), n_actions(players)
+        if not 0 <= a < top:
+            raise HanabiError(f"action {a} out of range 0..{top - 1}")
+        if a < 2 * h:
+            return cls(PLAY if a < h else DISCARD, a % h, 1, h)
+        target, i = divmod(a - 2 * h, 10)
+        return cls(HINT_COLOUR if i < 5 else HINT_RANK, i % 5, target + 1, h)
+
+    @property
+    def is_hint(self) -> bool:
+        return self.kind in (HINT_COLOUR, HINT_RANK)
 
     @property
     def hint_value(self):
@@ -73,12 +109,17 @@ class Move:
     def describe(self) -> str:
         if self.kind in (PLAY, DISCARD):
             return f"{self.kind} slot {self.index}"
-        return f"hint {self.hint_value}"
+        return f"hint {self.hint_value}" + (f" to player +{self.target}" if self.target != 1 else "")
+
+
+def deck_in_order() -> list[Card]:
+    """The 50 cards unshuffled; a card's id is its position here (a stable name)."""
+    return [Card(i, c, r) for i, (c, r) in enumerate((c, r) for c in COLOURS for r in RANKS for _ in range(COPIES[r]))]
 
 
 def deck(seed) -> list[Card]:
     """The 50 cards shuffled by ``seed``; card ids are positions in the unshuffled deck (stable names)."""
-    cards = [Card(i, c, r) for i, (c, r) in enumerate((c, r) for c in COLOURS for r in RANKS for _ in range(COPIES[r]))]
+    cards = deck_in_order()
     random.Random(f"hanabi:{seed}").shuffle(cards)
     return cards
 
@@ -101,13 +142,15 @@ class Outcome:
     touched: tuple = ()                 # hinted card ids
     untouched: tuple = ()
     gained_hint: bool = False
+    receiver: Optional[str] = None      # of a hint
 
 
 @dataclass
 class Game:
     cards: dict
-    draw_pile: list
+    draw_pile: list                     # the next card drawn is the last one
     hands: dict
+    players: tuple = PLAYERS
     fireworks: dict = field(default_factory=lambda: {c: 0 for c in COLOURS})
     hints: int = MAX_HINTS
     lives: int = MAX_LIVES
@@ -118,23 +161,68 @@ class Game:
     end_reason: Optional[str] = None
 
     @classmethod
-    def new(cls, seed) -> "Game":
+    def new(cls, seed, players: int = 2) -> "Game":
+        """A game dealt from the deck shuffled by ``seed``: each player in turn takes one card until the
+        hands are full."""
         shuffled = deck(seed)
-        cards = {c.id: c for c in shuffled}
+        names = players_of(players)
         pile = [c.id for c in shuffled]
-        hands = {p: [] for p in PLAYERS}
-        for _ in range(HAND_SIZE):
-            for p in PLAYERS:
+        hands = {p: [] for p in names}
+        for _ in range(hand_size(players)):
+            for p in names:
                 hands[p].insert(0, pile.pop())
-        return cls(cards=cards, draw_pile=pile, hands=hands)
+        return cls(cards={c.id: c for c in shuffled}, draw_pile=pile, hands=hands, players=names)
+
+    @classmethod
+    def from_deal(cls, dealt: list, players: int = 2) -> "Game":
+        """A game whose cards come in the order of ``dealt`` (a list of (colour, rank)): the first hand
+        takes the first H cards, the next hand the next H, ..., then draws follow the list (the order the
+        Hanabi Learning Environment deals in). Card ids are positions in the unshuffled deck."""
+        names, h = players_of(players), hand_size(players)
+        free = {}
+        for c in deck_in_order():
+            free.setdefault((c.colour, c.rank), []).append(c)
+        order = []
+        for colour, rank in dealt:
+            if not free.get((colour, rank)):
+                raise HanabiError(f"from_deal: too many {colour} {rank} cards")
+            order.append(free[(colour, rank)].pop(0))
+        rest = [c for cs in free.values() for c in cs]
+        order += rest
+        hands = {p: [c.id for c in reversed(order[i * h:(i + 1) * h])] for i, p in enumerate(names)}
+        pile = [c.id for c in reversed(order[len(names) * h:])]
+        return cls(cards={c.id: c for c in order}, draw_pile=pile, hands=hands, players=names)
 
     # --- queries -----------------------------------------------------------------------------------
     @property
+    def hand_size(self) -> int:
+        return hand_size(len(self.players))
+
+    @property
+    def n_actions(self) -> int:
+        return n_actions(len(self.players))
+
+    @property
     def current(self) -> str:
-        return PLAYERS[self.turn % len(PLAYERS)]
+        return self.players[self.turn % len(self.players)]
+
+    def at_offset(self, player: str, offset: int) -> str:
+        """The player ``offset`` turns after ``player``."""
+        return self.players[(self.players.index(player) + offset) % len(self.players)]
 
     def partner(self, player: str) -> str:
-        return PLAYERS[1 - PLAYERS.index(player)]
+        """The next player (the partner, with two players)."""
+        return self.at_offset(player, 1)
+
+    def others(self, player: str) -> list:
+        """The other players in turn order, starting with the next one."""
+        return [self.at_offset(player, o) for o in range(1, len(self.players))]
+
+    def move(self, action: int) -> Move:
+        return Move.of(action, len(self.players))
+
+    def receiver(self, player: str, move: Move) -> str:
+        return self.at_offset(player, move.target)
 
     def score(self) -> int:
         return 0 if self.lives == 0 else sum(self.fireworks.values())
@@ -144,25 +232,25 @@ class Game:
 
     def legal(self, player: str) -> list[bool]:
         """The action mask of ``player`` (all False when it is not its turn or the game is over)."""
-        mask = [False] * N_ACTIONS
+        mask = [False] * self.n_actions
         if self.over or player != self.current:
             return mask
         n = len(self.hands[player])
-        other = [self.cards[c] for c in self.hands[self.partner(player)]]
-        for a in range(N_ACTIONS):
-            m = Move.of(a)
+        for a in range(self.n_actions):
+            m = self.move(a)
             if m.kind == PLAY:
                 mask[a] = m.index < n
             elif m.kind == DISCARD:
                 mask[a] = m.index < n and self.hints < MAX_HINTS
             else:
-                mask[a] = self.hints > 0 and any(touches(c, m) for c in other)
+                other = self.hands[self.receiver(player, m)]
+                mask[a] = self.hints > 0 and any(touches(self.cards[c], m) for c in other)
         return mask
 
     # --- the move ----------------------------------------------------------------------------------
     def step(self, action: int) -> Outcome:
         player = self.current
-        move = Move.of(action)
+        move = self.move(action)
         if not self.legal(player)[move.action]:
             raise HanabiError(f"illegal move for {player}: {move.describe()}")
         out = Outcome(player, move)
@@ -188,7 +276,8 @@ class Game:
                 self.hands[player].insert(0, drawn)
                 out.drawn = self.cards[drawn]
         else:
-            hand = self.hands[self.partner(player)]
+            hand = self.hands[self.receiver(player, move)]
+            out.receiver = self.receiver(player, move)
             out.touched = tuple(c for c in hand if touches(self.cards[c], move))
             out.untouched = tuple(c for c in hand if c not in out.touched)
             self.hints -= 1
@@ -200,7 +289,7 @@ class Game:
         if self.final_turns is not None:
             self.final_turns -= 1
         elif not self.draw_pile:
-            self.final_turns = len(PLAYERS)
+            self.final_turns = len(self.players)
         if self.lives == 0:
             self.over, self.end_reason = True, "no lives left"
         elif all(v == 5 for v in self.fireworks.values()):
@@ -209,6 +298,7 @@ class Game:
             self.over, self.end_reason = True, "deck exhausted"
 
 
-__all__ = ["COLOURS", "RANKS", "COPIES", "PLAYERS", "HAND_SIZE", "MAX_HINTS", "MAX_LIVES", "MAX_SCORE",
+__all__ = ["COLOURS", "RANKS", "COPIES", "PLAYERS", "PLAYER_NAMES", "MIN_PLAYERS", "MAX_PLAYERS", "players_of",
+           "hand_size", "n_actions", "deck_in_order", "HAND_SIZE", "MAX_HINTS", "MAX_LIVES", "MAX_SCORE",
            "N_ACTIONS", "PLAY", "DISCARD", "HINT_COLOUR", "HINT_RANK", "Card", "Move", "Outcome", "Game",
            "HanabiError", "deck", "touches"]

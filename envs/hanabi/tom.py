@@ -1,6 +1,7 @@
 """ToM questions about Hanabi card knowledge: sampling and wording; every answer is a checker query.
 
-After every move the player who moved ("you") is asked the three levels about its partner X:
+After every move the player who moved ("you") is asked the three levels about the next player X
+(:func:`questions`, the per-level accuracy of ``belief run hanabi``):
 
 * introspection: "Do you know the colour of your card in slot 2?"            K(you) on a card in your hand
 * first order:   "Does X know the colour of their card in slot 2?"           K(X) on a card in X's hand
@@ -10,6 +11,19 @@ After every move the player who moved ("you") is asked the three levels about it
 :mod:`belief.envs.hanabi.events`: ``colour(card)``, ``rank(card)`` (template ``colour`` / ``rank``),
 ``has_colour(card, C)`` / ``has_rank(card, R)`` ("whether the card is red": ``is_colour`` / ``is_rank``).
 Pure: the same trace gives the same questions and answers (the checker is run once per trace).
+
+Those three levels are answered 100% by reading the public hint record. The **ToM set**
+(:func:`tom_questions`, the table of ``belief bench hanabi``) asks what takes more than that, in three types:
+
+* ``elimination``: "Does X know the colour (rank) of their card in slot s?" about a card that no hint of
+  that kind named but negative hints narrowed (about half of them known by elimination);
+* ``third_order``: "Does X know that you know that X knows the colour (rank) of their card in slot s?"
+  (chain X, you, X) on the same kind of card;
+* ``seen``: "Does X know the colour (rank) of [your | their] card in slot s?": X sees every hand but its
+  own, so the answer differs from the public record (on your cards) and from your own knowledge.
+
+Beside each question :func:`trivial_answers` gives the shortcuts every ToM table shows: ``public_record``
+(yes iff a hint named that colour or rank of the card) and ``as_self`` (what you yourself know of the fact).
 """
 
 from __future__ import annotations
@@ -21,7 +35,8 @@ from typing import Optional
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
-from belief.envs.hanabi.rules import COLOURS, PLAYERS, RANKS
+from belief.envs.hanabi.knowledge import HintKnowledge, is_hint_event
+from belief.envs.hanabi.rules import COLOURS, RANKS
 from belief.grading.levels import LEVELS, level_chain
 
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
@@ -41,6 +56,8 @@ class CardQuestion(LabelledQuestion):
     value: str = ""     # the colour or rank of is_colour / is_rank
     text: str = ""
     answer: Optional[bool] = None
+    chain: tuple = ()   # the belief chain asked about, when the level does not fix it (the ToM set)
+    holder: str = ""    # whose hand holds the card (the ToM set)
 
 
 def question_fluent(template: str, card: int, value: str = "") -> tuple:
@@ -57,7 +74,8 @@ def answer(truth, q, at: Optional[int] = None) -> bool:
     """The exact answer of a question (dict or CardQuestion) from a GroundTruth, global or private."""
     d = q if isinstance(q, dict) else asdict(q)
     fluent = question_fluent(d["template"], d["card"], d.get("value", ""))
-    return truth.knows_chain(level_chain(d["level"], d["asked"], d["target"]), fluent, at)
+    chain = tuple(d.get("chain") or ()) or level_chain(d["level"], d["asked"], d["target"])
+    return truth.knows_chain(chain, fluent, at)
 
 
 def question_text(level: str, template: str, slot: int, target: str, value: str = "") -> str:
@@ -82,7 +100,8 @@ def move_questions(ev, seed) -> list[CardQuestion]:
     and the hands after the move), for the mover about its partner."""
     p = ev.params
     asked, turn, hands = p["player"], int(p["turn"]), p["hands"]
-    target = next(a for a in PLAYERS if a != asked)
+    order = list(hands)
+    target = order[(order.index(asked) + 1) % len(order)]
     rng = random.Random(f"hanabi-tom:{seed}:{turn}")
     out = []
     for level in LEVELS:
@@ -117,5 +136,112 @@ def questions(trace, seed=None) -> list[CardQuestion]:
     return tom_labels.questions_of(trace, "hanabi_v0", is_move, lambda ev: move_questions(ev, seed), answer)
 
 
-__all__ = ["CardQuestion", "LEVELS", "TEMPLATES", "answer", "label", "level_chain", "question_fluent",
-           "question_text", "move_questions", "is_move", "questions"]
+TOM_TYPES = ("elimination", "seen", "third_order")
+
+
+def _card_text(template: str, whose: str, slot: int) -> str:
+    return f"the {template} of {whose} card in slot {slot}"
+
+
+def tom_move_questions(ev, seed, hinted: HintKnowledge, positive: set, balance: dict | None = None) -> list:
+    """The ToM-set questions asked right after a move (see the module doc), for the mover about the next
+    player; ``hinted`` and ``positive`` ((kind, card) pairs a hint named) are the hint record so far;
+    ``balance`` (kind -> [known, unknown] asked so far) keeps the elimination kinds about half known."""
+    p = ev.params
+    asked, turn, hands = p["player"], int(p["turn"]), p["hands"]
+    order = list(hands)
+    target = order[(order.index(asked) + 1) % len(order)]
+    rng = random.Random(f"hanabi-tom-set:{seed}:{turn}")
+    x = target.capitalize()
+    balance = {} if balance is None else balance
+    out = []
+
+    def add(kind, template, holder, slot, chain, text):
+        out.append(CardQuestion(id=f"t{turn}-{kind}", t=ev.t, turn=turn, asked=asked, target=target, level=kind,
+                                template=template, card=int(hands[holder][slot]), slot=slot, text=text,
+                                chain=tuple(chain), holder=holder))
+
+    # on the target's own cards that negative hints narrowed and no hint of that kind named
+    pool = []
+    for slot, k in enumerate(hands[target]):
+        colours, ranks = hinted.possible(int(k))
+        for template, values, kind in (("colour", colours, "hint_colour"), ("rank", ranks, "hint_rank")):
+            if (kind, int(k)) not in positive and len(values) < 5:
+                pool.append((len(values) == 1, slot, template))
+    for kind, chain in (("elimination", (target,)), ("third_order", (target, asked, target))):
+        counts = balance.setdefault(kind, [0, 0])
+        known = [c for c in pool if c[0]]
+        unknown = [c for c in pool if not c[0]]
+        if known and counts[0] <= counts[1]:
+            pick = rng.choice(known)
+        elif unknown and counts[1] <= counts[0]:
+            pick = rng.choice(unknown)
+        else:
+            continue
+        counts[0 if pick[0] else 1] += 1
+        fact = _card_text(pick[2], "their", pick[1])
+        text = (f"Does {x} know {fact}?" if kind == "elimination" else
+                f"Does {x} know that you know that {x} knows {fact}?")
+        add(kind, pick[2], target, pick[1], chain, text)
+    # seen: any card of yours or theirs (they see yours, not theirs)
+    holder = rng.choice((asked, target))
+    if hands[holder]:
+        slot = rng.randrange(len(hands[holder]))
+        template = rng.choice(("colour", "rank"))
+        add("seen", template, holder, slot, (target,),
+            f"Does {x} know {_card_text(template, 'your' if holder == asked else 'their', slot)}?")
+    return out
+
+
+class TomSet:
+    """The ToM-set sampler fed one trace event at a time (the runner asks the agents as the game goes)."""
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.hinted, self.positive, self.balance = HintKnowledge(), set(), {}
+        self.named: list = []   # (t, kind, card) of every positive hint, for the public_record answerer
+
+    def feed(self, ev) -> list:
+        if is_hint_event(ev):
+            self.hinted.apply_hint(ev.params)
+            for k in ev.params["touched"]:
+                card = int(str(k).rsplit("_", 1)[-1])
+                self.positive.add((ev.params["kind"], card))
+                self.named.append((ev.t, ev.params["kind"], card))
+        if is_move(ev):
+            return tom_move_questions(ev, self.seed, self.hinted, self.positive, self.balance)
+        return []
+
+
+def tom_questions(trace, seed=None) -> list[CardQuestion]:
+    """The ToM set of a hanabi_v0 trace (see the module doc), labelled by the checker (one run)."""
+    sampler = TomSet(trace.meta.get("seed") if seed is None else seed)
+    return label(trace, [q for ev in trace for q in sampler.feed(ev)])
+
+
+def trivial_answers(q, positive: set, truth) -> dict:
+    """The shortcuts beside every ToM score: ``public_record`` (yes iff a hint named this colour or rank of
+    the card: the public record read literally) and ``as_self`` (the asked player's own knowledge of the
+    fact, from ``truth``, the checker on the global trace)."""
+    d = q if isinstance(q, dict) else asdict(q)
+    kind = "hint_colour" if d["template"] in ("colour", "is_colour") else "hint_rank"
+    mine = truth.knows_chain((d["asked"],), question_fluent(d["template"], d["card"], d.get("value", "")), d["t"])
+    return {"public_record": (kind, d["card"]) in positive_at(positive, d["t"]), "as_self": mine}
+
+
+def positive_at(positive, t) -> set:
+    """``positive`` is either a set of (kind, card) or a list of (t, kind, card): the pairs named up to t."""
+    if isinstance(positive, set):
+        return positive
+    return {(kind, card) for when, kind, card in positive if when <= t}
+
+
+def positive_record(trace) -> list:
+    """Every (t, hint kind, card) a hint named in ``trace`` (for :func:`trivial_answers`)."""
+    return [(ev.t, ev.params["kind"], int(str(k).rsplit("_", 1)[-1])) for ev in trace if is_hint_event(ev)
+            for k in ev.params["touched"]]
+
+
+__all__ = ["CardQuestion", "LEVELS", "TEMPLATES", "TOM_TYPES", "answer", "label", "level_chain", "question_fluent",
+           "question_text", "move_questions", "is_move", "questions", "tom_move_questions", "tom_questions",
+           "trivial_answers", "positive_record", "TomSet"]

@@ -23,7 +23,7 @@ def test_run_hanabi_json():
 def test_run_hanabi_bad_agents():
     r = runner.invoke(app, ["run", "hanabi", "--episodes", "1", "--agents", "cheater"])
     assert r.exit_code == 2 and r.stdout == "" and r.stderr.startswith("error: Invalid value for '--agents'")
-    assert "belief, hintless" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "belief, conventional, hintless" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_run_hanabi_old_games_flag_still_works_but_is_hidden():
@@ -31,3 +31,21 @@ def test_run_hanabi_old_games_flag_still_works_but_is_hidden():
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout.strip().splitlines()[-1])["episodes"] == 1
     assert "--games" not in runner.invoke(app, ["run", "hanabi", "--help"]).stdout
+
+
+def test_bench_hanabi_json_has_the_one_shape_and_every_kind():
+    r = runner.invoke(app, ["bench", "hanabi", "--players", "3", "--games", "2", "--seed", "3", "--agents",
+                            "conventional,hintless", "--tom-games", "1", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    last = json.loads(r.stdout.strip().splitlines()[-1])
+    validate_bench_json(last)
+    assert last["world"] == "hanabi_v0" and last["extra"]["players"] == 3 and last["episodes"] == 2
+    assert last["headline"] == "conventional" and set(last["diff_vs"]) == {"hintless"}
+    assert set(last["diff_vs"]["hintless"]["score"]) == {"mean", "ci95", "ordering", "n"}
+    tom = last["extra"]["tom"]["conventional"]
+    assert {"majority", "public_record", "as_self", "checker", "conventional"} <= set(tom["answerers"])
+
+
+def test_bench_hanabi_refuses_six_players():
+    r = runner.invoke(app, ["bench", "hanabi", "--players", "6", "--games", "1"])
+    assert r.exit_code == 2 and r.stderr.startswith("error:") and "--players" in r.stderr
