@@ -1,0 +1,209 @@
+"""The belief chef: it keeps what it last saw of the kitchen (pots, counters, its partner), infers its
+partner's current subgoal from its moves (a Bayesian update over :data:`~belief.envs.overcooked.events.SUBGOALS`)
+and picks its own subgoal to complement it: no second chef fetching the one dish a soup needs, no pot race,
+no onion fetched for a pot the partner is about to fill; it walks around its partner, and passes items over a
+shared counter where it cannot reach the goal itself (Forced Coordination).
+
+Inference. The hypotheses are the subgoals open to the partner given what it holds (``OPEN_TO``), uniform
+when its held item changes (a new phase of its plan). Each step the posterior is tempered (power ``DECAY``,
+so an old move counts less) and multiplied by the likelihood of the partner's move under each subgoal: moving
+closer to the subgoal's nearest target (walking steps, turns and the interact) is likely
+(``P_PROGRESS``), staying as far is less so, moving away unlikely; ``wait`` expects standing still.
+``infer_partner=False`` is the ablation: the same chef, planning as if its partner had no plan.
+"""
+
+from __future__ import annotations
+
+import random
+
+from belief.agents.overcooked.kitchen import (INF, OPEN_TO, STAY, kitchen_of, onions_in, subgoal_cost, targets)
+from belief.agents.protocol import AgentBase
+from belief.envs.overcooked.events import SUBGOALS, sees
+from belief.envs.overcooked.tom import pot_answer
+from belief.truth.checker import check
+from belief.truth.trace import Trace
+
+FACING_VEC = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
+DECAY = 0.8
+P_PROGRESS, P_SAME, P_AWAY = 0.7, 0.25, 0.05
+#: own subgoals' base values (a soup on the way out first)
+VALUE = {"serve": 10, "start_cooking": 9, "take_soup": 8, "fetch_dish": 6, "fill_pot": 7, "fetch_onion": 5,
+         "pass_item": 4, "wait": 0}
+#: subgoals of which the team needs only one chef at a time
+EXCLUSIVE = ("start_cooking", "fetch_dish", "take_soup")
+CONFLICT_PENALTY = 6.0
+
+
+class BeliefChef(AgentBase):
+    kind = "belief"
+
+    def __init__(self, name: str, partner: str, layout: str, *, infer_partner: bool = True, seed: int = 0):
+        self.name, self.partner, self.layout = name, partner, layout
+        self.infer_partner = infer_partner
+        self.kitchen = kitchen_of(layout)
+        self.rng = random.Random(f"overcooked:{name}:{seed}")
+        self.reset()
+
+    def reset(self, task=None) -> None:
+        self.pots: dict = {}
+        self.counters: dict = {}
+        self.partner_seen = None  # (pos, facing, held) last seen
+        self.posterior = {}
+        self.subgoal = "wait"
+        self._last_pos, self._frozen = None, 0
+        self.kind = "belief" if self.infer_partner else "no_inference"
+        self.private = Trace(meta={"private_to": self.name})
+        self._truth = None
+
+    # --- what it believes -----------------------------------------------------------------------------
+    def _update_world(self, view: dict) -> None:
+        me, fov = view["pos"], view["fov"]
+        for p in self.kitchen.features["P"]:
+            if p in view["pots"]:
+                self.pots[p] = view["pots"][p]
+            elif p not in self.pots:
+                self.pots[p] = "empty"  # never seen: the start state
+        for c in self.kitchen.features["X"]:
+            if sees(me, c, fov):
+                if c in view["counters"]:
+                    self.counters[c] = view["counters"][c]
+                else:
+                    self.counters.pop(c, None)
+
+    def world(self, view: dict) -> dict:
+        partner = self.partner_seen or (view["pos"], (0, -1), "nothing")
+        return {"pots": dict(self.pots), "counters": dict(self.counters),
+                "players": [(view["pos"], FACING_VEC[view["facing"]], view["holds"]), partner]}
+
+    def _observe_partner(self, view: dict) -> None:
+        p = view["partner"]
+        if p is None:
+            return
+        now = (p["pos"], FACING_VEC[p["facing"]], p["holds"])
+        before = self.partner_seen
+        self.partner_seen = now
+        if not self.infer_partner:
+            return
+        if before is None or before[2] != now[2] or not self.posterior:
+            self.posterior = {g: 1.0 for g in OPEN_TO[now[2]]}
+        else:
+            world = self.world(view)
+            for g in list(self.posterior):
+                self.posterior[g] = self.posterior[g] ** DECAY * self._likelihood(world, g, before, now, view["pos"])
+        total = sum(self.posterior.values()) or 1.0
+        self.posterior = {g: v / total for g, v in self.posterior.items()}
+
+    def _likelihood(self, world, g, before, now, me) -> float:
+        moved = before[:2] != now[:2]
+        if g == "wait":
+            return 0.6 if not moved else 0.1
+        c0 = subgoal_cost(self.kitchen, world, g, before[0], before[1], me)
+        c1 = subgoal_cost(self.kitchen, world, g, now[0], now[1], me)
+        if c0 >= INF:
+            return P_AWAY
+        return P_PROGRESS if c1 < c0 else P_SAME if c1 == c0 else P_AWAY
+
+    def partner_intent(self) -> str:
+        """The partner's most likely subgoal now (the rule of what it holds without inference)."""
+        if self.posterior:
+            return max(self.posterior, key=lambda g: (self.posterior[g], -SUBGOALS.index(g)))
+        held = self.partner_seen[2] if self.partner_seen else "nothing"
+        return {"nothing": "fetch_onion", "onion": "fill_pot", "dish": "take_soup", "soup": "serve"}[held]
+
+    # --- what it does ---------------------------------------------------------------------------------
+    def perceive(self, events, info=None) -> None:
+        for ev in events:
+            self.private.append(ev.model_copy(update={"t": None}))
+            self._truth = None
+        if info and "view" in info:
+            self._update_world(info["view"])
+            self._observe_partner(info["view"])
+
+    def choose_subgoal(self, view: dict) -> str:
+        world = self.world(view)
+        me, facing, held = world["players"][0]
+        partner_pos, _, partner_held = world["players"][1]
+        k = self.kitchen
+        cost = lambda g: subgoal_cost(k, world, g, me, facing, partner_pos)  # noqa: E731
+        if held != "nothing":
+            direct = {"onion": "fill_pot", "dish": "take_soup", "soup": "serve"}[held]
+            if cost(direct) < INF:
+                return direct
+            if held == "dish" and any(k.reaches(me, p) for p in k.features["P"]):
+                return "wait"  # a dish and a pot within reach: wait there for a soup
+            return "pass_item" if cost("pass_item") < INF else "wait"
+        pots = world["pots"]
+        counters = world["counters"]
+        onions_needed = sum(3 - onions_in(v) for v in pots.values() if v not in ("cooking", "ready"))
+        onions_ready = sum(n == "onion" for n in counters.values()) + (partner_held == "onion")
+        soups = sum(v in ("cooking", "ready", "onions_3") for v in pots.values())
+        dishes = sum(n in ("dish", "soup") for n in counters.values()) + (partner_held in ("dish", "soup"))
+        reach_pot = any(k.reaches(me, p) for p in k.features["P"])
+        scores = {"wait": 0.0}
+        if cost("start_cooking") < INF:
+            scores["start_cooking"] = VALUE["start_cooking"]
+        if any(n == "soup" for n in counters.values()) and cost("take_soup") < INF:
+            scores["take_soup"] = VALUE["take_soup"]
+        if soups > dishes and cost("fetch_dish") < INF:
+            scores["fetch_dish"] = VALUE["fetch_dish"] + 2 * any(v == "ready" for v in pots.values())
+        if cost("fetch_onion") < INF and (onions_needed > onions_ready if not reach_pot else onions_needed > 0):
+            scores["fetch_onion"] = VALUE["fetch_onion"]
+        if self.infer_partner and self.posterior and self.partner_seen:
+            p = self.posterior
+            for g in list(scores):
+                clash = p.get(g, 0.0) if g in EXCLUSIVE else 0.0
+                if g == "fetch_onion":  # the partner brings the last onion a pot needs
+                    clash = (p.get("fetch_onion", 0.0) + p.get("fill_pot", 0.0)) * (onions_needed - onions_ready <= 1)
+                if g == "fetch_dish":
+                    clash = max(clash, p.get("take_soup", 0.0) if partner_held == "dish" else 0.0)
+                partner_cost = subgoal_cost(k, world, g, partner_pos, self.partner_seen[1], me)
+                closer = partner_cost <= cost(g)
+                scores[g] -= CONFLICT_PENALTY * clash * (1.0 if closer else 0.5)
+        return max(scores, key=lambda g: (scores[g] - 0.05 * min(cost(g), 100) if g != "wait" else scores[g],
+                                          -SUBGOALS.index(g)))
+
+    def act(self, observation, info) -> int:
+        view = info["view"]
+        self._update_world(view)
+        self.subgoal = self.choose_subgoal(view)
+        world = self.world(view)
+        me, facing, _ = world["players"][0]
+        blocked = self.partner_seen[0] if self.partner_seen and view["partner"] else None
+        action = STAY
+        ts = targets(self.kitchen, world, self.subgoal, me, blocked or me)
+        if ts:
+            target = min(ts, key=lambda t: (self.kitchen.cost(me, facing, t), t))
+            step = self.kitchen.step_toward(me, facing, target, blocked)
+            action = STAY if step is None else step
+        # stuck (a head-on meeting in a corridor): a random step sideways breaks the tie
+        self._frozen = self._frozen + 1 if me == self._last_pos and action < 4 else 0
+        self._last_pos = me
+        if self._frozen >= 2:
+            moves = [d for d, q in self.kitchen.neighbours(me) if q != blocked]
+            if moves:
+                action = self.rng.choice(moves)
+            self._frozen = 0
+        return action
+
+    def answer(self, question: dict) -> str:
+        """The partner's intent from the posterior; what the partner believes or knows about a pot from this
+        chef's own record (what it saw its partner see)."""
+        if question.get("type") == "partner_intent":
+            return self.partner_intent()
+        if question.get("type") in ("pot_belief", "knows_ready"):
+            return pot_answer(question, self.truth(), (self.name, self.partner))
+        return "I do not know."
+
+    def truth(self):
+        """The checker on this chef's private trace (what it perceived), rebuilt when the trace grew."""
+        if self._truth is None:
+            self._truth = check(self.private)
+        return self._truth
+
+
+def no_inference_chef(name: str, partner: str, layout: str, *, seed: int = 0) -> BeliefChef:
+    """The ablation: the belief chef without partner inference."""
+    return BeliefChef(name, partner, layout, infer_partner=False, seed=seed)
+
+
+__all__ = ["BeliefChef", "no_inference_chef"]
