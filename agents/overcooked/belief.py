@@ -32,6 +32,7 @@ VALUE = {"serve": 10, "start_cooking": 9, "take_soup": 8, "fetch_dish": 6, "fill
 #: subgoals of which the team needs only one chef at a time
 EXCLUSIVE = ("start_cooking", "fetch_dish", "take_soup")
 CONFLICT_PENALTY = 6.0
+YIELD_STEPS = 2
 
 
 class BeliefChef(AgentBase):
@@ -50,7 +51,7 @@ class BeliefChef(AgentBase):
         self.partner_seen = None  # (pos, facing, held) last seen
         self.posterior = {}
         self.subgoal = "wait"
-        self._last_pos, self._frozen = None, 0
+        self._last_pos, self._frozen, self._yield = None, 0, 0
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private = Trace(meta={"private_to": self.name})
         self._truth = None
@@ -137,8 +138,11 @@ class BeliefChef(AgentBase):
         onions_needed = sum(3 - onions_in(v) for v in pots.values() if v not in ("cooking", "ready"))
         onions_ready = sum(n == "onion" for n in counters.values()) + (partner_held == "onion")
         soups = sum(v in ("cooking", "ready", "onions_3") for v in pots.values())
-        dishes = sum(n in ("dish", "soup") for n in counters.values()) + (partner_held in ("dish", "soup"))
         reach_pot = any(k.reaches(me, p) for p in k.features["P"])
+        # dishes already on their way to a soup: the partner's, and (for a chef who cannot reach a pot) those
+        # passed over a counter; a chef at the pots fetches a dish from that counter
+        dishes = (partner_held in ("dish", "soup")) + sum(n == "soup" for n in counters.values()) + \
+            (0 if reach_pot else sum(n == "dish" for n in counters.values()))
         scores = {"wait": 0.0}
         if cost("start_cooking") < INF:
             scores["start_cooking"] = VALUE["start_cooking"]
@@ -175,15 +179,32 @@ class BeliefChef(AgentBase):
             target = min(ts, key=lambda t: (self.kitchen.cost(me, facing, t), t))
             step = self.kitchen.step_toward(me, facing, target, blocked)
             action = STAY if step is None else step
-        # stuck (a head-on meeting in a corridor): a random step sideways breaks the tie
+        # stuck (a head-on meeting in a corridor, or each standing where the other must go): the chef whose
+        # errand matters less steps away from its partner for a few steps
         self._frozen = self._frozen + 1 if me == self._last_pos and action < 4 else 0
         self._last_pos = me
-        if self._frozen >= 2:
+        if self._frozen >= 2 and blocked is not None and self._yields():
+            self._yield = YIELD_STEPS
+        if self._yield > 0 and blocked is not None:
+            self._yield -= 1
+            self._frozen = 0
+            moves = [(self.kitchen.dist(q, blocked), self.rng.random(), d) for d, q in self.kitchen.neighbours(me)
+                     if q != blocked]
+            return max(moves)[2] if moves else STAY
+        if self._frozen >= 3:
             moves = [d for d, q in self.kitchen.neighbours(me) if q != blocked]
-            if moves:
-                action = self.rng.choice(moves)
+            action = self.rng.choice(moves) if moves else STAY
             self._frozen = 0
         return action
+
+    def _yields(self) -> bool:
+        """Does this chef give way? With inference: when the partner's likely errand is worth more (a tie:
+        bob gives way); without: bob always does."""
+        if self.infer_partner and self.posterior:
+            mine, theirs = VALUE[self.subgoal], VALUE.get(self.partner_intent(), 0)
+            if mine != theirs:
+                return mine < theirs
+        return self.name > self.partner
 
     def answer(self, question: dict) -> str:
         """The partner's intent from the posterior; what the partner believes or knows about a pot from this
