@@ -26,6 +26,7 @@ from belief.agents.overcooked.belief import BeliefChef
 from belief.envs.overcooked.engine import HORIZON, LAYOUTS, SETUP_CPU_S, action_manager, motion_planner
 from belief.envs.overcooked.environment import raw_env
 from belief.envs.overcooked.events import CHEFS
+from belief.envs.overcooked.mcq import choices_at, rows_of
 from belief.envs.overcooked.tom import label_questions, questions_at, trivial_answers
 from belief.errors import BeliefError
 from belief.truth.checker import check
@@ -94,7 +95,7 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
         chef.reset()
         chef.perceive(e.take_perceived(c), infos[c])
     rng = random.Random(f"overcooked:questions:{seed}")
-    questions, answers = [], {}
+    questions, answers, choices, choice_answers = [], {}, [], {}
     steps, cpu = 0, time.process_time()
     while e.agents:
         actions = {}
@@ -106,6 +107,12 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
             for q in questions_at(e, len(e.trace) - 1, rng, f"s{steps}"):
                 questions.append(q)
                 answers[q.id] = chefs[q.asked].answer(q.public())
+            intents = {c: getattr(chef, "subgoal", None) for c, chef in chefs.items()}
+            for ch in choices_at(e, intents, rng, f"s{steps}"):
+                choices.append(ch)
+                asked = chefs[ch.asked]
+                if ch.type == "partner_next" and hasattr(asked, "partner_intent"):
+                    choice_answers[ch.id] = {asked.kind: asked.partner_intent()}
         obs, _, _, _, infos = e.step(actions)
         steps += 1
         for c, chef in chefs.items():
@@ -119,6 +126,7 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
         out["tom_rows"] = [{"type": q.type, "gold": q.answer, "asked": q.asked, "id": q.id,
                             "answers": {kinds[CHEFS.index(q.asked)]: answers[q.id], **trivial_answers(truth, q)}}
                            for q in questions]
+        out["mc_rows"] = rows_of(choices, choice_answers, seed)
     if keep:
         out.update(_trace=e.trace, _questions=questions)
     return out
