@@ -32,7 +32,7 @@ VALUE = {"serve": 10, "start_cooking": 9, "take_soup": 8, "fetch_dish": 6, "fill
 #: subgoals of which the team needs only one chef at a time
 EXCLUSIVE = ("start_cooking", "fetch_dish", "take_soup")
 CONFLICT_PENALTY = 6.0
-YIELD_STEPS = 2
+YIELD_STEPS = 3
 
 
 class BeliefChef(AgentBase):
@@ -188,14 +188,27 @@ class BeliefChef(AgentBase):
         if self._yield > 0 and blocked is not None:
             self._yield -= 1
             self._frozen = 0
-            moves = [(self.kitchen.dist(q, blocked), self.rng.random(), d) for d, q in self.kitchen.neighbours(me)
-                     if q != blocked]
-            return max(moves)[2] if moves else STAY
+            return self._give_way(world, me, blocked)
         if self._frozen >= 3:
             moves = [d for d, q in self.kitchen.neighbours(me) if q != blocked]
             action = self.rng.choice(moves) if moves else STAY
             self._frozen = 0
         return action
+
+    def _give_way(self, world, me, partner) -> int:
+        """A step out of the partner's way: off every shortest path to the targets of its likely subgoal
+        (with inference), else as far from it as possible."""
+        k = self.kitchen
+        path = set()
+        if self.infer_partner and self.posterior:
+            spots = [s for t in targets(k, world, self.partner_intent(), partner, me) for s in k.spots(t)]
+            togo = k._to_spots(tuple(spots), None) if spots else {}
+            if partner in togo:
+                path = {q for q in togo if k.dist(partner, q) + togo[q] == togo[partner]}
+        moves = [(q not in path, k.dist(q, partner), self.rng.random(), d) for d, q in k.neighbours(me) if q != partner]
+        if not moves or (path and me not in path):
+            return STAY  # already out of its way
+        return max(moves)[3]
 
     def _yields(self) -> bool:
         """Does this chef give way? With inference: when the partner's likely errand is worth more (a tie:
