@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 
-from belief.agents.overcooked.kitchen import (INF, OPEN_TO, STAY, kitchen_of, onions_in, subgoal_cost, targets)
+from belief.agents.overcooked.kitchen import (DIRS, INF, OPEN_TO, STAY, kitchen_of, onions_in, subgoal_cost,
+                                              targets)
 from belief.agents.protocol import AgentBase
 from belief.envs.overcooked.events import SUBGOALS, sees
 from belief.envs.overcooked.tom import pot_answer
@@ -33,6 +34,7 @@ VALUE = {"serve": 10, "start_cooking": 9, "take_soup": 8, "fetch_dish": 6, "fill
 EXCLUSIVE = ("start_cooking", "fetch_dish", "take_soup")
 CONFLICT_PENALTY = 6.0
 YIELD_STEPS = 3
+DETOUR_STEPS = 2
 
 
 class BeliefChef(AgentBase):
@@ -52,6 +54,7 @@ class BeliefChef(AgentBase):
         self.posterior = {}
         self.subgoal = "wait"
         self._last_pos, self._frozen, self._yield = None, 0, 0
+        self._avoid = (None, 0)
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private = Trace(meta={"private_to": self.name})
         self._truth = None
@@ -97,7 +100,7 @@ class BeliefChef(AgentBase):
     def _likelihood(self, world, g, before, now, me) -> float:
         moved = before[:2] != now[:2]
         if g == "wait":
-            return 0.6 if not moved else 0.1
+            return 0.3 if not moved else 0.1  # standing still is also a blocked move: barely above P_SAME
         c0 = subgoal_cost(self.kitchen, world, g, before[0], before[1], me)
         c1 = subgoal_cost(self.kitchen, world, g, now[0], now[1], me)
         if c0 >= INF:
@@ -173,11 +176,17 @@ class BeliefChef(AgentBase):
         world = self.world(view)
         me, facing, _ = world["players"][0]
         blocked = self.partner_seen[0] if self.partner_seen and view["partner"] else None
+        # a detour around the partner is kept for a few steps (re-planned each step, two chefs flip between
+        # the short way and the detour as each moves, and oscillate)
         action = STAY
         ts = targets(self.kitchen, world, self.subgoal, me, blocked or me)
         if ts:
             target = min(ts, key=lambda t: (self.kitchen.cost(me, facing, t), t))
-            step = self.kitchen.step_toward(me, facing, target, blocked)
+            step = self.kitchen.step_toward(me, facing, target, self._avoid[0] if self._avoid[1] > 0 else None)
+            if blocked is not None and step in DIRS and _next(me, step) == blocked:
+                self._avoid = (blocked, DETOUR_STEPS)  # the partner stands in the way: go round it
+                step = self.kitchen.step_toward(me, facing, target, blocked)
+            self._avoid = (self._avoid[0], max(self._avoid[1] - 1, 0))
             action = STAY if step is None else step
         # stuck (a head-on meeting in a corridor, or each standing where the other must go): the chef whose
         # errand matters less steps away from its partner for a few steps
@@ -214,7 +223,9 @@ class BeliefChef(AgentBase):
         """Does this chef give way? With inference: when the partner's likely errand is worth more (a tie:
         bob gives way); without: bob always does."""
         if self.infer_partner and self.posterior:
-            mine, theirs = VALUE[self.subgoal], VALUE.get(self.partner_intent(), 0)
+            errands = {g: p for g, p in self.posterior.items() if g != "wait"}
+            theirs = VALUE[max(errands, key=errands.get)] if errands else 0
+            mine = VALUE[self.subgoal]
             if mine != theirs:
                 return mine < theirs
         return self.name > self.partner
@@ -233,6 +244,11 @@ class BeliefChef(AgentBase):
         if self._truth is None:
             self._truth = check(self.private)
         return self._truth
+
+
+def _next(pos, action):
+    dx, dy = DIRS[action]
+    return pos[0] + dx, pos[1] + dy
 
 
 def no_inference_chef(name: str, partner: str, layout: str, *, seed: int = 0) -> BeliefChef:
