@@ -26,6 +26,9 @@ from belief.truth.trace import Trace
 
 FACING_VEC = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 DECAY = 0.8
+#: the usual next errand of a chef by what it holds, and its prior weight against each other open subgoal
+USUAL = {"nothing": "fetch_onion", "onion": "fill_pot", "dish": "take_soup", "soup": "serve"}
+PRIOR_USUAL = 1.0  # uniform: a heavier prior (3.0) stalled Counter Circuit self-play and did not predict better
 P_PROGRESS, P_SAME, P_AWAY = 0.7, 0.25, 0.05
 #: own subgoals' base values (a soup on the way out first)
 VALUE = {"serve": 10, "start_cooking": 9, "take_soup": 8, "fetch_dish": 6, "fill_pot": 7, "fetch_onion": 5,
@@ -55,6 +58,7 @@ class BeliefChef(AgentBase):
         self.subgoal = "wait"
         self._last_pos, self._frozen, self._yield = None, 0, 0
         self._avoid = (None, 0)
+        self._partner_visible = False
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private = Trace(meta={"private_to": self.name})
         self._truth = None
@@ -81,6 +85,7 @@ class BeliefChef(AgentBase):
 
     def _observe_partner(self, view: dict) -> None:
         p = view["partner"]
+        self._partner_visible = p is not None
         if p is None:
             return
         now = (p["pos"], FACING_VEC[p["facing"]], p["holds"])
@@ -89,7 +94,8 @@ class BeliefChef(AgentBase):
         if not self.infer_partner:
             return
         if before is None or before[2] != now[2] or not self.posterior:
-            self.posterior = {g: 1.0 for g in OPEN_TO[now[2]]}
+            # prior: the usual next errand for what it holds (an onion goes to a pot ...) is the likeliest
+            self.posterior = {g: PRIOR_USUAL if g == USUAL[now[2]] else 1.0 for g in OPEN_TO[now[2]]}
         else:
             world = self.world(view)
             for g in list(self.posterior):
@@ -111,8 +117,7 @@ class BeliefChef(AgentBase):
         """The partner's most likely subgoal now (the rule of what it holds without inference)."""
         if self.posterior:
             return max(self.posterior, key=lambda g: (self.posterior[g], -SUBGOALS.index(g)))
-        held = self.partner_seen[2] if self.partner_seen else "nothing"
-        return {"nothing": "fetch_onion", "onion": "fill_pot", "dish": "take_soup", "soup": "serve"}[held]
+        return USUAL[self.partner_seen[2] if self.partner_seen else "nothing"]
 
     # --- what it does ---------------------------------------------------------------------------------
     def perceive(self, events, info=None) -> None:
@@ -236,8 +241,20 @@ class BeliefChef(AgentBase):
         if question.get("type") == "partner_intent":
             return self.partner_intent()
         if question.get("type") in ("pot_belief", "knows_ready"):
-            return pot_answer(question, self.truth(), (self.name, self.partner))
+            nested = pot_answer(question, self.truth(), (self.name, self.partner))
+            if nested not in ("unknown", "no"):
+                return nested
+            # no record of what the partner saw of that pot: assume it saw what this chef believes, unless
+            # this chef saw the pot change while the partner was out of sight (then: not since that change)
+            return pot_answer(question, self.truth(), (self.name,)) if self._partner_in_sight() else nested
+        if question.get("type") == "pot_state":
+            return self.pots.get(tuple(question["subject"]), "empty")
+        if question.get("type") == "partner_held":
+            return self.partner_seen[2] if self.partner_seen else "nothing"
         return "I do not know."
+
+    def _partner_in_sight(self) -> bool:
+        return self._partner_visible
 
     def truth(self):
         """The checker on this chef's private trace (what it perceived), rebuilt when the trace grew."""

@@ -111,8 +111,10 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
             for ch in choices_at(e, intents, rng, f"s{steps}"):
                 choices.append(ch)
                 asked = chefs[ch.asked]
-                if ch.type == "partner_next" and hasattr(asked, "partner_intent"):
-                    choice_answers[ch.id] = {asked.kind: asked.partner_intent()}
+                if asked.kind in ("belief", "no_inference"):
+                    q = ch.public()
+                    choice_answers[ch.id] = {asked.kind: asked.partner_intent() if ch.type == "partner_next"
+                                             else asked.answer(q)}
         obs, _, _, _, infos = e.step(actions)
         steps += 1
         for c, chef in chefs.items():

@@ -40,6 +40,7 @@ class Choice:
     options: list = field(default_factory=list)
     gold: str = ""
     heuristic: str = ""
+    subject: list = field(default_factory=list)  # the pot's cell [x, y] (pot_state)
 
     @property
     def category(self) -> str:
@@ -47,6 +48,12 @@ class Choice:
 
     def to_json(self) -> dict:
         return {**asdict(self), "category": self.category}
+
+    def public(self) -> dict:
+        """What a chef is shown (no gold, no heuristic answer)."""
+        d = self.to_json()
+        d.pop("gold"), d.pop("heuristic")
+        return d
 
 
 def choices_at(env, intents: dict, rng: random.Random, prefix: str) -> list:
@@ -60,7 +67,7 @@ def choices_at(env, intents: dict, rng: random.Random, prefix: str) -> list:
         pot = pots[rng.randrange(len(pots))]
         v = pot_value(s, pot)
         out.append(Choice(f"{prefix}-{asked}-pot", "pot_state", asked, f"What is in the pot at {cell(pot)}?",
-                          list(POT_OPTIONS), v, v))
+                          list(POT_OPTIONS), v, v, list(pot)))
         held = held_value(s.players[1 - i])
         out.append(Choice(f"{prefix}-{asked}-held", "partner_held", asked, f"What is {b.capitalize()} holding?",
                           list(HELD_OPTIONS), held, held))
