@@ -31,7 +31,7 @@ from belief.envs.overcooked.tom import label_questions, questions_at, trivial_an
 from belief.errors import BeliefError
 from belief.truth.checker import check
 
-KINDS = ("belief", "no_inference", "greedy", "random")
+KINDS = ("belief", "no_inference", "greedy", "random", "llm")  # llm: opt-in, an endpoint configured (docs/llm.md)
 PAIRINGS = ("belief+belief", "belief+greedy", "no_inference+no_inference", "no_inference+greedy", "greedy+greedy",
             "random+random")
 
@@ -62,6 +62,11 @@ def make_chef(kind: str, name: str, layout: str, seed: int):
         return GreedyChef(name, layout, seed=seed)
     if kind == "random":
         return RandomChef(name, seed=seed)
+    if kind == "llm":
+        from belief.agents.overcooked.llm import LLMChef
+        from belief.llm.client import LLMClient
+
+        return LLMChef(name, LLMClient.from_env())
     raise BeliefError(f"unknown chef kind {kind!r}; expected one of {', '.join(KINDS)}")
 
 

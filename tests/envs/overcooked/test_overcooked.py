@@ -135,3 +135,18 @@ def test_bench_command_prints_the_bench_shape_with_by_layout():
     assert out["by_agent"]["random+random"]["soups"] == 0
     bad = CliRunner().invoke(app, ["bench", "overcooked", "--layouts", "kitchen"])
     assert bad.exit_code == 2 and "error:" in bad.output and "kitchen" in bad.output
+
+
+def test_llm_chef_through_the_client_on_a_loopback_server():
+    from belief.agents.overcooked.llm import LLMChef, parse_action
+    from belief.llm.client import LLMClient
+    from belief.testing.llm_server import FakeOpenAI
+
+    assert parse_action("Action: interact") == 5 and parse_action("north") == 0 and parse_action("dance") is None
+    e = overcooked.parallel_env(layout="cramped_room", horizon=3)
+    obs, infos = e.reset()
+    with FakeOpenAI(["Action: west", "I would rather not", "Action: interact"]) as srv:
+        chef = LLMChef("alice", LLMClient(base_url=srv.base_url, model="fake", api_key="x", cache=False))
+        actions = [chef.act(obs["alice"], infos["alice"]) for _ in range(3)]
+        assert "You are alice" in srv.requests[0]["messages"][1]["content"]
+    assert actions == [3, 4, 5] and chef.invalid == 1
