@@ -82,7 +82,7 @@ def questions_at(env, t: int, rng: random.Random, prefix: str) -> list:
 def gold(truth, q: Question, t: int) -> str:
     if q.type == "partner_intent":
         return truth.reality(f_intent(q.target), t) or "unknown"
-    return pot_answer(q.public() | {"type": q.type}, truth, (q.target,), t)
+    return pot_answer(q.public(), truth, (q.target,), t)
 
 
 def label_questions(trace, qs) -> list:
