@@ -106,13 +106,13 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
         actions = {}
         for c, chef in chefs.items():
             actions[c] = chef.act(obs[c], {**infos[c], "state": e.state})
-            if asking and getattr(chef, "subgoal", None):
+            if asking and chef.subgoal:  # every chef of make_chef states its subgoal (None: no plan)
                 e.declare_intent(c, chef.subgoal)
         if asking and steps % config.ask_every == 0:
             for q in questions_at(e, len(e.trace) - 1, rng, f"s{steps}"):
                 questions.append(q)
                 answers[q.id] = chefs[q.asked].answer(q.public())
-            intents = {c: getattr(chef, "subgoal", None) for c, chef in chefs.items()}
+            intents = {c: chef.subgoal for c, chef in chefs.items()}
             for ch in choices_at(e, intents, rng, f"s{steps}"):
                 choices.append(ch)
                 asked = chefs[ch.asked]
