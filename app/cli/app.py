@@ -122,6 +122,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                 "single-agent answerers, one JSON line."),
     "blocks": ("bench_blocks", "COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM "
                "with trivial answerers."),
+    "overcooked": ("overcooked", "Soups served per layout and chef pairing on overcooked-ai (paired CIs), CPU per "
+                   "episode and step, ToM and multiple-choice scores beside trivial answerers."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
 }
@@ -135,6 +137,8 @@ RUN_COMMANDS: dict[str, tuple[str, str]] = {
     "transport": ("transport", "Play transport_v0 episodes and print each one's figures."),
     "blocks": ("worlds", "COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM "
                "accuracy."),
+    "overcooked": ("overcooked", "Play overcooked_v0 episodes of one chef pairing on one layout and print each "
+                   "one's figures."),
     "hanabi": ("worlds", "2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM "
                "accuracy."),
 }

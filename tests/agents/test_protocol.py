@@ -64,6 +64,16 @@ def _make(cls):
         return cls("alice", _household_task())
     if ".maze." in module:
         return cls("alice", "bob", "thief", _maze_layout())
+    if ".overcooked." in module:
+        from belief.agents.overcooked.llm import LLMChef
+        if cls is LLMChef:
+            from belief.llm.client import LLMClient, LLMConfig
+            return cls("alice", LLMClient(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m")))
+        if cls.__name__ == "BeliefChef":
+            return cls("alice", "bob", "cramped_room")
+        if cls.__name__ == "GreedyChef":
+            return cls("alice", "cramped_room")
+        return cls("alice")
     raise AssertionError(f"no default construction for {cls.__qualname__}: add one to this test")
 
 
@@ -81,7 +91,7 @@ def test_every_agent_offers_the_protocol(cls):
 
 def test_every_world_has_agents():
     worlds = {c.__module__.split(".")[2] for c in _agent_classes()}
-    assert worlds == {"blocks", "bomb", "hanabi", "household", "maze", "transport"}
+    assert worlds == {"blocks", "bomb", "hanabi", "household", "maze", "overcooked", "transport"}
 
 
 def test_the_base_capabilities_are_no_ops():

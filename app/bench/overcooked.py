@@ -1,0 +1,68 @@
+"""``belief bench overcooked``: soups served per layout and chef pairing on overcooked_v0, the one bench JSON
+shape (:mod:`belief.app.bench.comparison`) over all layouts plus ``by_layout`` (the same shape per layout),
+paired by seed against the headline pairing (``belief+belief``).
+
+Metrics per episode: ``soups``, ``score`` (20 per soup), ``cpu_s`` (play CPU of the episode: both chefs'
+decisions and the engine's steps) and ``cpu_ms_per_step``. The engine's planner set-up is built once per
+layout before any episode's clock starts and reported apart (``extra.setup_cpu_s``). ``extra.tom`` and
+``extra.mc`` are the ToM and multiple-choice tables (:func:`belief.grading.trivial.tom_table`, trivial
+answerers beside the chefs) of question episodes: the belief and no-inference self-play pairings, a partial
+view (``fov``), ``question_horizon`` steps, questions every ``ask_every`` steps.
+"""
+
+from __future__ import annotations
+
+from belief.app.bench.comparison import Metric, compare
+from belief.app.runners.overcooked import PAIRINGS, OvercookedConfig, parse_pairing, play_episode, prepare, setup_cpu
+from belief.envs.overcooked.engine import HORIZON, LAYOUTS
+from belief.grading.trivial import tom_table
+
+WORLD = "overcooked_v0"
+HEADLINE = "belief+belief"
+METRICS = (Metric("soups", True, "soups"), Metric("score", True, "points"), Metric("cpu_s", False, "s"),
+           Metric("cpu_ms_per_step", False, "ms"))
+QUESTION_PAIRINGS = ("belief+belief", "no_inference+no_inference")
+
+
+def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS, horizon: int = HORIZON,
+          questions: bool = True, fov: int = 2, question_horizon: int = 100, ask_every: int = 10,
+          progress=None) -> dict:
+    for p in pairings:
+        parse_pairing(p)
+    seeds = list(range(seed, seed + episodes))
+    by_layout, overall = {}, {p: [] for p in pairings}
+    tom_rows, mc_rows = [], []
+    for layout in layouts:
+        prepare(layout, {k for p in pairings for k in parse_pairing(p)})
+        results = {}
+        for p in pairings:
+            rows = [play_episode(OvercookedConfig(layout=layout, pairing=p, horizon=horizon), s) for s in seeds]
+            results[p] = rows
+            overall[p] += [{**r, "episode": f"{layout}:{r['seed']}"} for r in rows]
+            if progress:
+                progress(layout, p)
+        headline = HEADLINE if HEADLINE in results else pairings[0]
+        by_layout[layout] = compare(WORLD, results, METRICS, headline, seed=seed)
+        if questions:
+            for p in QUESTION_PAIRINGS:
+                for s in seeds:
+                    r = play_episode(OvercookedConfig(layout=layout, pairing=p, horizon=question_horizon, fov=fov,
+                                                      ask_every=ask_every), s)
+                    tom_rows += r["tom_rows"]
+                    mc_rows += r["mc_rows"]
+    headline = HEADLINE if HEADLINE in overall else pairings[0]
+    extra = {"horizon": horizon, "layouts": list(layouts), "pairings": list(pairings), "setup_cpu_s": setup_cpu(),
+             "setup_note": "planner set-up (motion planner; MediumLevelActionManager for greedy) built once per "
+                           "layout and process, outside the episodes' CPU"}
+    if questions and tom_rows:
+        extra["questions"] = {"fov": fov, "horizon": question_horizon, "ask_every": ask_every,
+                              "pairings": list(QUESTION_PAIRINGS)}
+        extra["tom"] = tom_table(tom_rows)
+        extra["mc"] = tom_table(mc_rows)
+    out = compare(WORLD, overall, METRICS, headline, seed=seed, pair_key="episode", extra=extra)
+    out["episodes"] = episodes
+    out["by_layout"] = by_layout
+    return out
+
+
+__all__ = ["bench", "METRICS", "HEADLINE", "WORLD", "QUESTION_PAIRINGS"]

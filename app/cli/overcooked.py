@@ -1,0 +1,82 @@
+"""``belief bench overcooked`` (soups per layout and chef pairing on the overcooked-ai engine, paired CIs,
+ToM and multiple-choice tables) and ``belief run overcooked`` (episodes of one pairing, one line each)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional
+
+import typer
+
+from belief.app.cli import run_options
+from belief.app.cli.app import bench_app, run_app
+from belief.app.cli.run_options import fail
+from belief.errors import BeliefError
+
+_LAYOUTS = "cramped_room,asymmetric_advantages,forced_coordination,coordination_ring,counter_circuit"
+_PAIRINGS = "belief+belief,belief+greedy,no_inference+no_inference,no_inference+greedy,greedy+greedy,random+random"
+
+
+def _split(text: str, allowed: str, what: str) -> list[str]:
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    bad = [x for x in items if what == "layout" and x not in allowed.split(",")]
+    if not items or bad:
+        fail(f"--{what}s: unknown {what} {', '.join(map(repr, bad)) or '(none given)'}; expected some of {allowed}", 2)
+    return items
+
+
+@bench_app.command("overcooked")
+def bench_overcooked(
+    episodes: int = run_options.episodes(5, "episodes per layout and pairing (seeds S..S+N-1)"),
+    seed: int = run_options.SEED,
+    layouts: str = typer.Option(_LAYOUTS, "--layouts", help="comma-separated layouts"),
+    pairings: str = typer.Option(_PAIRINGS, "--pairings", help="comma-separated KIND+KIND (alice+bob); kinds: "
+                                 "belief, no_inference, greedy, random"),
+    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (the study's 400)"),
+    questions: bool = typer.Option(True, "--questions/--no-questions", help="also play question episodes (ToM "
+                                   "and multiple-choice tables)"),
+    as_json: bool = typer.Option(False, "--json", help="print the benchmark JSON object as the last line"),
+):
+    """Soups served per layout and chef pairing on overcooked-ai (paired CIs), CPU per episode and step, ToM and
+    multiple-choice scores beside trivial answerers."""
+    from belief.app.bench.overcooked import bench
+
+    chosen = _split(layouts, _LAYOUTS, "layout")
+    try:
+        summary = bench(episodes, seed, layouts=tuple(chosen), pairings=tuple(_split(pairings, "", "pairing")),
+                        horizon=horizon, questions=questions,
+                        progress=lambda layout, p: print(f"{layout} {p} done", file=sys.stderr))
+    except BeliefError as e:
+        fail(str(e), 1)
+    for layout, s in summary["by_layout"].items():
+        print(layout + ": " + ", ".join(f"{p} {a['soups']:.1f} soups" for p, a in s["by_agent"].items()))
+    if as_json:
+        print(json.dumps(summary))
+
+
+@run_app.command("overcooked")
+def run_overcooked(
+    episodes: int = run_options.episodes(1),
+    seed: int = run_options.SEED,
+    layout: str = typer.Option("cramped_room", "--layout", help="one of " + _LAYOUTS.replace(",", ", ")),
+    pairing: str = typer.Option("belief+belief", "--pairing", help="KIND+KIND (alice+bob)"),
+    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode"),
+    fov: Optional[int] = typer.Option(None, "--fov", min=0, help="partial view radius (default: full view)"),
+    as_json: bool = run_options.JSON,
+):
+    """Play overcooked_v0 episodes of one chef pairing on one layout and print each one's figures."""
+    from belief.app.runners.overcooked import OvercookedConfig, play_episode
+
+    _split(layout, _LAYOUTS, "layout")
+    rows = []
+    try:
+        for s in range(seed, seed + episodes):
+            r = play_episode(OvercookedConfig(layout=layout, pairing=pairing, horizon=horizon, fov=fov), s)
+            rows.append(r)
+            print(f"seed {s}: {r['soups']} soups (score {r['score']}) in {r['steps']} steps, "
+                  f"{r['cpu_ms_per_step']:.2f} ms CPU per step")
+    except BeliefError as e:
+        fail(str(e), 1)
+    if as_json:
+        print(json.dumps({"layout": layout, "pairing": pairing, "episodes": rows}))
