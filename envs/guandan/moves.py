@@ -1,0 +1,208 @@
+"""Every legal play of a Guandan hand, exactly, fast enough to call every turn (``belief bench guandan-moves``).
+
+A play is a :class:`~belief.envs.guandan.combinations.Move`. Two plays that differ only in which suits of a
+rank are played are one move (suits matter only in a straight flush, which names its suit): the move takes
+the natural cards of a rank in the fixed suit order diamonds, clubs, spades, hearts (:data:`SUIT_PREFERENCE`).
+Wild hearts are counted apart from the level rank's other cards, so a pair of 5s from one 5 and one wild and
+a pair of 5s from two natural 5s are two moves (different cards leave the hand). A combination holds at least
+one natural card of its rank unless that rank is the level (two wild hearts played alone are a pair of level
+cards, not "a pair of 5s").
+
+:func:`legal_plays` lists every play that beats the table (every combination when leading); the caller adds
+the pass. The list is sorted by (kind, key, cards), so the same hand gives the same list.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations as _subsets
+
+from belief.envs.guandan.cards import BLACK_JOKER, RED_JOKER, make_face, order, wild_face
+from belief.envs.guandan.combinations import KINDS, Move, beats, power, sequence_rank
+
+SUIT_PREFERENCE = (3, 2, 0, 1)  # diamonds, clubs, spades, hearts
+_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+
+STRAIGHT_STARTS = range(-1, 9)   # A-2-3-4-5 .. 10-J-Q-K-A
+TUBE_STARTS = range(-1, 11)      # AA2233 .. QQKKAA
+PLATE_STARTS = range(-1, 12)     # AAA222 .. KKKAAA
+
+
+def face_counts(faces) -> list:
+    counts = [0] * 54
+    for f in faces:
+        counts[f] += 1
+    return counts
+
+
+class _Hand:
+    """A hand's natural cards per rank (wild hearts apart) and its wild count."""
+
+    __slots__ = ("level", "wild", "w", "nat", "counts")
+
+    def __init__(self, counts, level: int):
+        self.level = level
+        self.counts = counts
+        self.wild = wild_face(level)
+        self.w = counts[self.wild]
+        self.nat = []
+        for r in range(13):
+            faces = []
+            for s in SUIT_PREFERENCE:
+                f = r * 4 + s
+                if f != self.wild:
+                    faces += [f] * counts[f]
+            self.nat.append(faces)
+
+    def same(self, r: int, k: int, w: int) -> tuple:
+        return tuple(sorted(self.nat[r][:k - w] + [self.wild] * w))
+
+    def wild_range(self, r: int, k: int) -> range:
+        """How many wilds a k-card combination of rank r can use (at least one natural card but for the level)."""
+        n = len(self.nat[r])
+        lo = max(0, k - n)
+        hi = min(self.w, k if r == self.level else k - 1)
+        return range(lo, hi + 1)
+
+
+def _same_rank(h: _Hand, kind: str, k: int, out: list, min_key: int) -> None:
+    level = h.level
+    for r in range(13):
+        key = order(r, level)
+        if key <= min_key:
+            continue
+        for w in h.wild_range(r, k):
+            out.append(Move(kind, key, h.same(r, k, w)))
+
+
+def _jokers(h: _Hand, k: int, kind: str, out: list, min_key: int) -> None:
+    for f, key in ((BLACK_JOKER, 14), (RED_JOKER, 15)):
+        if h.counts[f] >= k and key > min_key:
+            out.append(Move(kind, key, (f,) * k))
+
+
+def _full_houses(h: _Hand, out: list, min_key: int) -> None:
+    level = h.level
+    pairs = [(r, w) for r in range(13) for w in h.wild_range(r, 2)]
+    for t in range(13):
+        key = order(t, level)
+        if key <= min_key:
+            continue
+        for wt in h.wild_range(t, 3):
+            for p, wp in pairs:
+                if p != t and wt + wp <= h.w:
+                    out.append(Move("full_house", key, tuple(sorted(
+                        h.nat[t][:3 - wt] + h.nat[p][:2 - wp] + [h.wild] * (wt + wp)))))
+
+
+def _runs(h: _Hand, kind: str, starts, length: int, width: int, out: list, min_key: int) -> None:
+    """Straights (width 1), tubes (2), plates (3): ``length`` consecutive ranks, ``width`` cards each."""
+    W = h.w
+    for s in starts:
+        if s <= min_key:
+            continue
+        ranks = [sequence_rank(s, i) for i in range(length)]
+        have = [min(width, len(h.nat[r])) for r in ranks]
+        need = sum(width - n for n in have)
+        if need > W:
+            continue
+        # distribute e extra wilds (beyond the needed ones) over positions that hold natural cards
+        for extra in range(0, W - need + 1):
+            for used in _spread(have, extra):
+                cards = []
+                for r, u, n in zip(ranks, used, have):
+                    nat_here = n - u
+                    cards += h.nat[r][:nat_here]
+                wilds = need + extra
+                out.append(Move(kind, s, tuple(sorted(cards + [h.wild] * wilds))))
+
+
+def _spread(have: list, extra: int):
+    """Ways to replace ``extra`` natural cards by wilds, at most ``have[i]`` at position i."""
+    if extra == 0:
+        yield [0] * len(have)
+        return
+    n = len(have)
+
+    def rec(i, left):
+        if i == n:
+            if left == 0:
+                yield []
+            return
+        for u in range(min(have[i], left) + 1):
+            for rest in rec(i + 1, left - u):
+                yield [u] + rest
+    yield from rec(0, extra)
+
+
+def _straight_flushes(h: _Hand, out: list, min_power: tuple) -> None:
+    W, counts, wild = h.w, h.counts, h.wild
+    for su in range(4):
+        for s in STRAIGHT_STARTS:
+            if (3, 5, s) <= min_power:
+                continue
+            faces = [make_face(sequence_rank(s, i), su) for i in range(5)]
+            have = [f != wild and counts[f] > 0 for f in faces]
+            missing = [i for i in range(5) if not have[i]]
+            if len(missing) > W:
+                continue
+            present = [i for i in range(5) if have[i]]
+            for extra in range(0, W - len(missing) + 1):
+                for swapped in _subsets(present, extra):
+                    cards = [faces[i] for i in present if i not in swapped]
+                    out.append(Move("straight_flush", s, tuple(sorted(cards + [wild] * (len(missing) + extra))), su))
+
+
+def _bombs(h: _Hand, out: list, min_power: tuple) -> None:
+    level = h.level
+    for r in range(13):
+        key = order(r, level)
+        n = len(h.nat[r])
+        for size in range(4, n + h.w + 1):
+            if (4 if size >= 6 else size - 3, size, key) <= min_power:
+                continue
+            for w in h.wild_range(r, size):
+                out.append(Move("bomb", key, h.same(r, size, w)))
+    if h.counts[BLACK_JOKER] == 2 and h.counts[RED_JOKER] == 2 and (5, 4, 0) > min_power:
+        out.append(Move("joker_bomb", 0, (BLACK_JOKER, BLACK_JOKER, RED_JOKER, RED_JOKER)))
+
+
+def legal_plays(counts, level: int, table: Move | None = None) -> list:
+    """Every move from a hand (``counts``: 54 face counts, :func:`face_counts`) that beats ``table``
+    (None: leading, every combination), sorted. The pass is not in it."""
+    h = _Hand(counts, level)
+    out: list = []
+    if table is None or table.kind == "pass":
+        kinds, lo, min_power = set(KINDS), -99, (0, 99, 99)
+    else:
+        kinds = {table.kind} if not table.is_bomb else set()
+        lo = table.key
+        min_power = power(table)
+    if "single" in kinds:
+        _same_rank(h, "single", 1, out, lo)
+        _jokers(h, 1, "single", out, lo)
+    if "pair" in kinds:
+        _same_rank(h, "pair", 2, out, lo)
+        _jokers(h, 2, "pair", out, lo)
+    if "triple" in kinds:
+        _same_rank(h, "triple", 3, out, lo)
+    if "full_house" in kinds:
+        _full_houses(h, out, lo)
+    if "straight" in kinds:
+        _runs(h, "straight", STRAIGHT_STARTS, 5, 1, out, lo)
+    if "tube" in kinds:
+        _runs(h, "tube", TUBE_STARTS, 3, 2, out, lo)
+    if "plate" in kinds:
+        _runs(h, "plate", PLATE_STARTS, 2, 3, out, lo)
+    _bombs(h, out, min_power)
+    _straight_flushes(h, out, min_power)
+    out = list(dict.fromkeys(out))
+    out.sort(key=lambda m: (_KIND_INDEX[m.kind], m.key, m.suit, m.cards))
+    return out
+
+
+def is_legal(move: Move, counts, level: int, table: Move | None) -> bool:
+    return move in set(legal_plays(counts, level, table))
+
+
+__all__ = ["PLATE_STARTS", "STRAIGHT_STARTS", "SUIT_PREFERENCE", "TUBE_STARTS", "face_counts", "is_legal",
+           "legal_plays", "beats"]
