@@ -204,5 +204,27 @@ def is_legal(move: Move, counts, level: int, table: Move | None) -> bool:
     return move in set(legal_plays(counts, level, table))
 
 
-__all__ = ["PLATE_STARTS", "STRAIGHT_STARTS", "SUIT_PREFERENCE", "TUBE_STARTS", "face_counts", "is_legal",
-           "legal_plays", "beats"]
+__all__ = ["MAX_PLAYS", "PLATE_STARTS", "STRAIGHT_STARTS", "SUIT_PREFERENCE", "TUBE_STARTS", "face_counts", "is_legal",
+           "legal_plays", "max_plays", "beats"]
+
+
+def max_plays() -> int:
+    """An upper bound on the number of plays of any hand (every type, key and wild split the rules allow);
+    the size of the env's action space is this plus one (the pass)."""
+    level = 0
+    singles = 12 + 2 + 2                      # natural ranks, the level (natural or wild), two jokers
+    pairs = 12 * 2 + 3 + 2
+    triples = 13 * 3
+    t_opts = [(t, w) for t in range(13) for w in range(3)]
+    p_opts = [(p, w) for p in range(13) for w in (range(3) if p == level else range(2))]
+    full_houses = sum(1 for t, wt in t_opts for p, wp in p_opts if t != p and wt + wp <= 2)
+    wild_splits5 = 1 + 5 + 10                 # which of 5 positions the (up to two) wilds fill
+    straights = len(STRAIGHT_STARTS) * wild_splits5
+    tubes = len(TUBE_STARTS) * (1 + 3 + 6)
+    plates = len(PLATE_STARTS) * (1 + 2 + 3)
+    bombs = 13 * 7 * 3 + 1                    # sizes 4..10, 0..2 wilds; the four jokers
+    flushes = 4 * len(STRAIGHT_STARTS) * wild_splits5
+    return singles + pairs + triples + full_houses + straights + tubes + plates + bombs + flushes
+
+
+MAX_PLAYS = max_plays()
