@@ -18,7 +18,8 @@ leading (and, under ``pass_rule="must_beat"``, when a play beats the table). Obs
          text: Text(0..4096, printable))
 
 ``deals`` deals are played (tribute before each but the first); the episode also ends when a team wins the
-match at level A. Reward at the end of each deal: +1 to the winning team's players, -1 to the others.
+match at level A. ``private_traces=False`` keeps the global trace but hands no private traces out
+(``take_perceived`` is then empty; the agents here read ``infos``). Reward at the end of each deal: +1 to the winning team's players, -1 to the others.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class raw_env(TurnBasedTextEnv):
     TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, render_mode: str | None = None, deals: int = 1,
-                 pass_rule: str = "free", record_trace: bool = True):
+                 pass_rule: str = "free", record_trace: bool = True, private_traces: bool = True):
         super().__init__(render_mode)
         if deals < 1:
             raise BeliefError(f"guandan_v0: deals must be at least 1, got {deals}")
@@ -62,7 +63,14 @@ class raw_env(TurnBasedTextEnv):
         self.n_deals = deals
         self.pass_rule = pass_rule
         self.record_trace = record_trace
+        self.private_traces = private_traces
         self.reset(seed=seed)
+
+    def _start_perception(self, agents) -> None:
+        """``private_traces=False``: the global trace only (agents that read ``infos`` need no private trace)."""
+        super()._start_perception(agents)
+        if not self.private_traces:
+            self._filters = {}
 
     # --- lifecycle ---------------------------------------------------------------------------------------
     def reset(self, seed=None, options=None):
@@ -96,6 +104,7 @@ class raw_env(TurnBasedTextEnv):
                                  "anti_tribute": bool(tribute and tribute.anti_tribute)}))
         self.played: set = set()
         self.public_history: list = []
+        self.tributes: list = []  # (giver, receiver, card, kind)
         if tribute is not None:
             located = set()
             for t in tribute.transfers:
@@ -103,6 +112,7 @@ class raw_env(TurnBasedTextEnv):
                     self._log(ev)
                 if t.kind == "tribute":
                     located.add(t.card)
+                self.tributes.append((PLAYERS[t.giver], PLAYERS[t.receiver], t.card, t.kind))
 
     # --- moves -------------------------------------------------------------------------------------------
     def moves(self, agent: str) -> list:
@@ -131,7 +141,8 @@ class raw_env(TurnBasedTextEnv):
     # --- observation -------------------------------------------------------------------------------------
     def public_view(self, agent: str) -> dict:
         """What ``agent`` sees, structured: its hand (card ids), the level, the table, the public history,
-        the cards left per player, the finishing order so far (``infos[agent]["obs"]``)."""
+        the cards left per player, the finishing order so far, this deal's tribute (a returned card only to
+        the two players who saw it) (``infos[agent]["obs"]``)."""
         d = self.deal
         seat = PLAYERS.index(agent)
         return {"agent": agent, "seat": seat, "partner": PLAYERS[partner(seat)], "deal": self.match.deals,
@@ -140,7 +151,9 @@ class raw_env(TurnBasedTextEnv):
                 "to_act": PLAYERS[d.turn], "history": list(self.public_history),
                 "cards_left": {p: len(d.hands[i]) for i, p in enumerate(PLAYERS)},
                 "finished": [PLAYERS[s] for s in d.finish], "played": sorted(self.played),
-                "pass_rule": self.pass_rule, "levels": list(self.match.levels)}
+                "pass_rule": self.pass_rule, "levels": list(self.match.levels),
+                "tributes": [(g, r, c if kind == "tribute" or agent in (g, r) else None, kind)
+                             for g, r, c, kind in self.tributes]}
 
     def text(self, agent: str) -> str:
         return observation_text(self.public_view(agent))

@@ -9,11 +9,14 @@ one natural card of its rank unless that rank is the level (two wild hearts play
 cards, not "a pair of 5s").
 
 :func:`legal_plays` lists every play that beats the table (every combination when leading); the caller adds
-the pass. The list is sorted by (kind, key, cards), so the same hand gives the same list.
+the pass. The list comes in a fixed order (by kind in the order of
+:data:`~belief.envs.guandan.combinations.KINDS`, then rank or start, then wild split), so the same hand and
+table give the same list; it holds no duplicates.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations as _subsets
 
 from belief.envs.guandan.cards import BLACK_JOKER, RED_JOKER, make_face, order, wild_face
@@ -96,60 +99,59 @@ def _full_houses(h: _Hand, out: list, min_key: int) -> None:
 
 def _runs(h: _Hand, kind: str, starts, length: int, width: int, out: list, min_key: int) -> None:
     """Straights (width 1), tubes (2), plates (3): ``length`` consecutive ranks, ``width`` cards each."""
-    W = h.w
+    W, wild = h.w, h.wild
+    nat = h.nat
     for s in starts:
         if s <= min_key:
             continue
         ranks = [sequence_rank(s, i) for i in range(length)]
-        have = [min(width, len(h.nat[r])) for r in ranks]
-        need = sum(width - n for n in have)
+        have = tuple(min(width, len(nat[r])) for r in ranks)
+        need = length * width - sum(have)
         if need > W:
             continue
-        # distribute e extra wilds (beyond the needed ones) over positions that hold natural cards
+        # replace `extra` natural cards by wilds beyond the needed ones, at most have[i] at position i
         for extra in range(0, W - need + 1):
             for used in _spread(have, extra):
                 cards = []
                 for r, u, n in zip(ranks, used, have):
-                    nat_here = n - u
-                    cards += h.nat[r][:nat_here]
-                wilds = need + extra
-                out.append(Move(kind, s, tuple(sorted(cards + [h.wild] * wilds))))
+                    cards += nat[r][:n - u]
+                cards += [wild] * (need + extra)
+                cards.sort()
+                out.append(Move(kind, s, tuple(cards)))
 
 
-def _spread(have: list, extra: int):
+@lru_cache(maxsize=None)
+def _spread(have: tuple, extra: int) -> tuple:
     """Ways to replace ``extra`` natural cards by wilds, at most ``have[i]`` at position i."""
-    if extra == 0:
-        yield [0] * len(have)
-        return
-    n = len(have)
-
-    def rec(i, left):
-        if i == n:
-            if left == 0:
-                yield []
-            return
-        for u in range(min(have[i], left) + 1):
-            for rest in rec(i + 1, left - u):
-                yield [u] + rest
-    yield from rec(0, extra)
+    if not have:
+        return ((),) if extra == 0 else ()
+    out = []
+    for u in range(min(have[0], extra) + 1):
+        for rest in _spread(have[1:], extra - u):
+            out.append((u,) + rest)
+    return tuple(out)
 
 
 def _straight_flushes(h: _Hand, out: list, min_power: tuple) -> None:
     W, counts, wild = h.w, h.counts, h.wild
     for su in range(4):
+        # present[r]: a natural card of rank r in this suit (the wild heart counts as a wild, not here)
+        present = [counts[r * 4 + su] > 0 and r * 4 + su != wild for r in range(13)]
+        if sum(present) < 5 - W:
+            continue
         for s in STRAIGHT_STARTS:
             if (3, 5, s) <= min_power:
                 continue
-            faces = [make_face(sequence_rank(s, i), su) for i in range(5)]
-            have = [f != wild and counts[f] > 0 for f in faces]
-            missing = [i for i in range(5) if not have[i]]
-            if len(missing) > W:
+            ranks = [sequence_rank(s, i) for i in range(5)]
+            have = [present[r] for r in ranks]
+            n_missing = 5 - sum(have)
+            if n_missing > W:
                 continue
-            present = [i for i in range(5) if have[i]]
-            for extra in range(0, W - len(missing) + 1):
-                for swapped in _subsets(present, extra):
-                    cards = [faces[i] for i in present if i not in swapped]
-                    out.append(Move("straight_flush", s, tuple(sorted(cards + [wild] * (len(missing) + extra))), su))
+            kept = [i for i in range(5) if have[i]]
+            for extra in range(0, W - n_missing + 1):
+                for swapped in _subsets(kept, extra):
+                    cards = [ranks[i] * 4 + su for i in kept if i not in swapped]
+                    out.append(Move("straight_flush", s, tuple(sorted(cards + [wild] * (n_missing + extra))), su))
 
 
 def _bombs(h: _Hand, out: list, min_power: tuple) -> None:
@@ -195,8 +197,6 @@ def legal_plays(counts, level: int, table: Move | None = None) -> list:
         _runs(h, "plate", PLATE_STARTS, 2, 3, out, lo)
     _bombs(h, out, min_power)
     _straight_flushes(h, out, min_power)
-    out = list(dict.fromkeys(out))
-    out.sort(key=lambda m: (_KIND_INDEX[m.kind], m.key, m.suit, m.cards))
     return out
 
 
