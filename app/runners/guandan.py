@@ -56,7 +56,7 @@ def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, age
     e = guandan_v0.raw_env(seed=seed, deals=config.deals, pass_rule=config.pass_rule, record_trace=ask or keep_trace,
                            private_traces=False)
     agents = agents or make_agents(config, seed)
-    asked_kinds = {p for p, a in agents.items() if getattr(a, "kind", "") == "tom"}
+    asked_kinds = {p for p, kind in seats_of(config).items() if kind == "tom"}
     qs, given, fed = [], {}, 0
 
     def update():
