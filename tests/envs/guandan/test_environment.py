@@ -108,3 +108,16 @@ def test_two_deals_with_tribute_are_logged():
     assert "tribute" in names or any(ev.params.get("anti_tribute") for ev in e.trace
                                      if ev.kind == "action" and ev.name == "start_deal")
     assert sorted(sum(e.deal.hands, []) + sorted(e.played)) == list(range(DECK_SIZE))
+
+
+def test_parallel_api_and_rules_modules_import_no_pettingzoo():
+    import subprocess
+    import sys
+
+    from pettingzoo.test import parallel_api_test
+
+    parallel_api_test(guandan.parallel_env(seed=2), num_cycles=30)
+    code = ("import sys\nimport belief.envs.guandan.moves, belief.envs.guandan.match, belief.envs.guandan.tom\n"
+            "print('pettingzoo' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr
