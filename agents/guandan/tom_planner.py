@@ -4,17 +4,17 @@ second order.
 
 Leading (``k`` candidates from :func:`~belief.agents.guandan.recommender.recommend`):
 
-* cooperative - when the partner is still in and has 5 cards or fewer, lead the candidate the partner most
+* cooperative - when the partner is still in and has :data:`CLOSE` (3) cards or fewer, lead the candidate the partner most
   probably beats and the next opponent least probably beats (a low single or pair to let the partner through);
-* blocking - when an opponent has 5 cards or fewer, lead the candidate the opponents least probably beat;
+* blocking - when an opponent has :data:`CLOSE` cards or fewer, lead the candidate the opponents least probably beat;
 * otherwise the recommender's first choice.
 
 Following:
 
 * the partner owns the table: pass (cooperative), unless a move empties my hand, or the next opponent has
-  few cards (<= 5) and probably beats the partner's play (then block with the recommender's best reply);
-* an opponent owns it: the recommender's best non-bomb reply; with an opponent on 5 cards or fewer, the reply
-  the opponents least probably beat; a bomb only against an opponent on 8 cards or fewer (or if passing is
+  few cards (<= :data:`CLOSE`) and probably beats the partner's play (then block with the recommender's best reply);
+* an opponent owns it: the recommender's best non-bomb reply; with an opponent on :data:`CLOSE` cards or fewer, the reply
+  the opponents least probably beat; a bomb only against an opponent on :data:`BOMB_AT` (6) cards or fewer (or if passing is
   not allowed); else pass.
 
 Probabilities are :meth:`~belief.agents.guandan.beliefs.HandBeliefs.p_can_beat` (exact for singles,
@@ -31,8 +31,8 @@ from belief.agents.guandan.recommender import recommend
 from belief.agents.protocol import AgentBase
 from belief.envs.guandan.combinations import power
 
-CLOSE = 5          # cards left that make a player "close to finishing"
-BOMB_AT = 8        # an opponent with this many cards or fewer is worth a bomb
+CLOSE = 3          # cards left that make a player "close to finishing" (tuned, see docs/worlds/guandan.md)
+BOMB_AT = 6        # an opponent with this many cards or fewer is worth a bomb (tuned likewise)
 
 
 class GuandanToMAgent(AgentBase):

@@ -19,11 +19,10 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations as _subsets
 
-from belief.envs.guandan.cards import BLACK_JOKER, RED_JOKER, make_face, order, wild_face
-from belief.envs.guandan.combinations import KINDS, Move, beats, power, sequence_rank
+from belief.envs.guandan.cards import BLACK_JOKER, RED_JOKER, order, wild_face
+from belief.envs.guandan.combinations import KINDS, Move, beats, power, sequence_rank  # noqa: F401 (beats)
 
 SUIT_PREFERENCE = (3, 2, 0, 1)  # diamonds, clubs, spades, hearts
-_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 
 STRAIGHT_STARTS = range(-1, 9)   # A-2-3-4-5 .. 10-J-Q-K-A
 TUBE_STARTS = range(-1, 11)      # AA2233 .. QQKKAA

@@ -70,9 +70,7 @@ def is_bomb(cards, game_level: int) -> bool:
     wild = wild_face(game_level)
     wilds = faces.count(wild)
     ranks = Counter(rank(f) for f in faces if f != wild and f < 52)
-    if wilds >= 4:
-        return True
-    return any(n + wilds >= 4 for r, n in ranks.items()) or ranks.get(game_level, 0) + wilds >= 4
+    return any(n + wilds >= 4 for n in ranks.values())
 
 
 def answer(truth, q, at: Optional[int] = None) -> bool:

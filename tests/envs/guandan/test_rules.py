@@ -1,11 +1,12 @@
 """Hand-worked Guandan cases: every combination type, wild hearts, jokers, bombs against straight flushes,
 following, the lead after a finished hand, upgrades, tribute (single, double, anti-tribute) and the match."""
 
+import random
 from collections import Counter
 
 import pytest
 
-from belief.envs.guandan.cards import (DECK_SIZE, RANK_NAMES, face, face_name, order, parse_face, rank,
+from belief.envs.guandan.cards import (DECK_SIZE, RANK_NAMES, face, face_name, order, parse_face,
                                        wild_face)
 from belief.envs.guandan.combinations import PASS, Move, beats, describe, power
 from belief.envs.guandan.deal import Deal, IllegalMove, shuffled_hands, upgrade
@@ -36,7 +37,7 @@ def test_two_decks_with_four_jokers():
     counts = Counter(face(c) for c in range(DECK_SIZE))
     assert len(counts) == 54 and set(counts.values()) == {2}
     assert sum(1 for c in range(DECK_SIZE) if face(c) >= 52) == 4
-    hands = shuffled_hands(__import__("random").Random(0))
+    hands = shuffled_hands(random.Random(0))
     assert [len(h) for h in hands] == [27] * 4 and sorted(sum(hands, [])) == list(range(DECK_SIZE))
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from belief.envs.guandan import environment as guandan_v0
 from belief.envs.guandan.cards import BLACK_JOKER, RED_JOKER, face
-from belief.envs.guandan.events import PLAYERS, deal_events
+from belief.envs.guandan.events import deal_events
 from belief.envs.guandan.ruling_out import play_events, tribute_events
 from belief.envs.guandan.combinations import Move
 from belief.envs.guandan.tom import HandQuestion, answer, is_bomb, questions, question_text
