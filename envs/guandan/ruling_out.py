@@ -25,10 +25,11 @@ from belief.truth.trace import Action, Observe, Possible
 def play_events(player: str, move: Move, cards, source: str, params: dict) -> list:
     """A public play (``params`` go into the action for question samplers) and what it rules out."""
     effects = tuple(effect(f_holds(k, player), "no") for k in cards)
-    out = [Action(name="play", agent=player, params=params, effects=effects, visible_to=EVERYONE, source=source)]
-    if cards:
+    out = []
+    if cards:  # everyone sees where the cards were; the move's public action comes last (questions follow it)
         out.append(Observe(agents=EVERYONE, fluents=tuple(f_holds(k, q) for k in cards for q in PLAYERS),
                            source=source))
+    out.append(Action(name="play", agent=player, params=params, effects=effects, visible_to=EVERYONE, source=source))
     return out
 
 
