@@ -127,7 +127,8 @@ class raw_env(TurnBasedTextEnv):
         legal = d.legal() if not d.over else []
         self._pass_ok = bool(legal) and legal[0] == PASS
         self._moves = [m for m in legal if m != PASS]
-        self.agent_selection = PLAYERS[d.turn]
+        if not d.over:
+            self.agent_selection = PLAYERS[d.turn]
         self.infos = {a: {"action_mask": self._mask(a), "obs": self.public_view(a), "moves": self.moves(a)}
                       for a in self.agents}
 
@@ -208,8 +209,7 @@ class raw_env(TurnBasedTextEnv):
             self.rewards[a] = rewards[a]
         self._cumulative_rewards[agent] = 0
         self._accumulate_rewards()
-        if not self.terminations[agent]:
-            self._refresh()
+        self._refresh()  # also after the last play: the agents' views show the final hands
         if self.render_mode == "human":
             self.render()
 
