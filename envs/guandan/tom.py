@@ -51,8 +51,15 @@ class HandQuestion(LabelledQuestion):
 
 
 def chain_and_holder(level: str, asked: str, target: str) -> tuple:
-    return {"introspection": ((asked,), target), "first_order": ((target,), asked),
-            "second_order": ((asked, target), asked)}[level]
+    """The belief chain and whose hand a question of ``level`` is about (see the module doc; unlike
+    :func:`belief.grading.levels.level_chain`, the second order here is "you believe X believes ...")."""
+    if level == "introspection":
+        return (asked,), target
+    if level == "first_order":
+        return (target,), asked
+    if level == "second_order":
+        return (asked, target), asked
+    raise KeyError(level)
 
 
 def group(template: str, game_level: int) -> list:

@@ -11,7 +11,7 @@ from belief.envs.base.render import RenderModeError
 WORLDS = [("belief.envs.bomb.environment", {}), ("belief.envs.blocks.environment", {}),
           ("belief.envs.hanabi.environment", {}), ("belief.envs.household.environment", {}),
           ("belief.envs.maze.capture", {}), ("belief.envs.maze.escape", {}),
-          ("belief.envs.transport.environment", {"episode": 0})]
+          ("belief.envs.transport.environment", {"episode": 0}), ("belief.envs.guandan.environment", {})]
 
 
 def _make(module, kwargs, mode):
