@@ -126,6 +126,10 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                    "episode and step, ToM and multiple-choice scores beside trivial answerers."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
             "line."),
+    "guandan": ("guandan", "ToM planner vs rule, ToM vs random, rule vs random: win rates with CIs, level gains, ToM "
+                "accuracy by order."),
+    "guandan-moves": ("guandan", "Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); one "
+                      "JSON line."),
 }
 RUN_COMMANDS: dict[str, tuple[str, str]] = {
     "bomb": ("bomb", "Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy "

@@ -56,6 +56,11 @@ def _make(cls):
         return cls("alice", generate(0, None))
     if cls is TransportAgent:
         return cls("alice")
+    if ".guandan." in module:
+        if cls.__name__ == "GuandanLLMAgent":
+            from belief.llm.client import LLMClient, LLMConfig
+            return cls("player_0", LLMClient(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m")))
+        return cls("player_0")
     if ".bomb." in module or ".blocks." in module:
         return cls("alpha" if ".bomb." in module else "alice")
     if ".hanabi." in module:
@@ -91,7 +96,7 @@ def test_every_agent_offers_the_protocol(cls):
 
 def test_every_world_has_agents():
     worlds = {c.__module__.split(".")[2] for c in _agent_classes()}
-    assert worlds == {"blocks", "bomb", "hanabi", "household", "maze", "overcooked", "transport"}
+    assert worlds == {"blocks", "bomb", "guandan", "hanabi", "household", "maze", "overcooked", "transport"}
 
 
 def test_the_base_capabilities_are_no_ops():

@@ -12,7 +12,7 @@ WORLDS = [("belief.envs.bomb.environment", {}), ("belief.envs.blocks.environment
           ("belief.envs.hanabi.environment", {}), ("belief.envs.household.environment", {}),
           ("belief.envs.maze.capture", {}), ("belief.envs.maze.escape", {}),
           ("belief.envs.transport.environment", {"episode": 0}),
-          ("belief.envs.overcooked.environment", {"horizon": 5})]
+          ("belief.envs.overcooked.environment", {"horizon": 5}), ("belief.envs.guandan.environment", {})]
 
 
 def _make(module, kwargs, mode):

@@ -1,0 +1,85 @@
+"""``belief bench guandan`` and ``belief bench guandan-moves``: the study's evaluation, and the legal-move
+timing goal (<= 5 ms for a full 27-card hand), each as one JSON object.
+
+The evaluation JSON is the one benchmark shape (:func:`belief.app.bench.comparison.compare`: each agent kind's
+team against the random team on the same seeds and seats, paired differences) plus two top-level keys the
+issue names: ``matchups`` (ToM vs rule, ToM vs random, rule vs random: win rate with a Wilson interval, level
+gain, per seat pair) and ``tom`` (the ToM planner's accuracy by order and by template, with the trivial
+answerers beside it: :func:`belief.grading.trivial.tom_table`).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from belief.app.bench.comparison import Metric, compare, share
+from belief.envs.guandan.cards import DECK_SIZE, HAND_SIZE, face
+from belief.envs.guandan.moves import face_counts, legal_plays
+
+GOAL_MS = 5.0
+TOP_KEYS = ("matchups", "tom")
+
+
+def bench_moves(hands: int = 500, seed: int = 0, repeat: int = 3) -> dict:
+    """Time :func:`legal_plays` on ``hands`` random 27-card hands (leading: the full list) at random levels.
+
+    A hand's time is the best of ``repeat`` calls in CPU time (``time.process_time``): on a shared machine the
+    wall clock also counts the time other processes hold the CPU. Hands with both wild hearts (the most
+    moves) are also reported apart."""
+    rng = random.Random(seed)
+    deck = list(range(DECK_SIZE))
+    times, wild_times, sizes = [], [], []
+    for _ in range(hands):
+        rng.shuffle(deck)
+        level = rng.randrange(13)
+        counts = face_counts(face(c) for c in deck[:HAND_SIZE])
+        best = None
+        for _ in range(repeat):
+            start = time.process_time()
+            moves = legal_plays(counts, level)
+            ms = (time.process_time() - start) * 1000
+            best = ms if best is None else min(best, ms)
+        times.append(best)
+        sizes.append(len(moves))
+        if counts[level * 4 + 1] == 2:
+            wild_times.append(best)
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    return {"hands": hands, "seed": seed, "repeat": repeat, "clock": "process_time", "goal_ms": GOAL_MS,
+            "median_ms": round(statistics.median(times), 3), "p95_ms": round(p95, 3), "max_ms": round(times[-1], 3),
+            "median_moves": statistics.median(sizes), "max_moves": max(sizes), "two_wild_hands": len(wild_times),
+            "two_wild_median_ms": round(statistics.median(wild_times), 3) if wild_times else None,
+            "two_wild_max_ms": round(max(wild_times), 3) if wild_times else None,
+            "meets_goal": times[-1] <= GOAL_MS}
+
+
+METRICS = (share("win"), Metric("level_gain", True, "levels"))
+
+
+def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str = "free", progress=None) -> dict:
+    """The three matchups of the study (and each kind against random for the comparison shape)."""
+    from belief.app.runners.guandan import MATCHUPS, matchup, tom_figures
+
+    figures, rows = {}, {}
+    for a, b in MATCHUPS + (("random", "random"),):
+        figures[(a, b)], rows[(a, b)] = matchup(a, b, games, seed, deals=deals, pass_rule=pass_rule,
+                                                ask=(a, b) in (("tom", "rule"), ("tom", "random")),
+                                                progress=progress)
+    vs_random = {kind: rows[(kind, "random")] for kind in ("tom", "rule", "random")}
+    out = compare("guandan_v0", vs_random, METRICS, "tom", seed=seed,
+                  extra={"games": games, "deals": deals, "pass_rule": pass_rule,
+                         "by_agent_is": "each kind's team against the random team, same seeds and seats"})
+    out["matchups"] = {f"{a}_vs_{b}": figures[(a, b)] for a, b in MATCHUPS}
+    tom_rows = rows[("tom", "rule")] + rows[("tom", "random")]
+    out["tom"] = tom_figures(tom_rows)
+    return out
+
+
+def shape_part(result: dict) -> dict:
+    """The part of the result that is the one benchmark shape (``validate_bench_json``)."""
+    return {k: v for k, v in result.items() if k not in TOP_KEYS}
+
+
+__all__ = ["GOAL_MS", "METRICS", "TOP_KEYS", "bench_guandan", "bench_moves", "shape_part"]

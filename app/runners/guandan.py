@@ -1,0 +1,150 @@
+"""Play Guandan games and the study's evaluation: one game is a pure, picklable function of (config, seed).
+
+A game is one deal from level 2 (``deals`` more with tribute between them, if asked). A *matchup* is team A
+(the investigated kind) against team B: ``games`` games on seeds S..S+games-1, team A in seats 0/2 for the
+first half and in seats 1/3 for the second (position swapping, as in the study). Win rates come with Wilson
+95% intervals; the level gain (+upgrade when team A wins the last deal, -upgrade when it loses) with a t
+interval. ToM questions (:mod:`belief.envs.guandan.tom`) are asked after every play of a ToM planner; rows carry
+its answer (answerer ``planner``), the checker's exact answer and the trivial answerers, for :func:`belief.grading.trivial.tom_table`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from belief.agents.guandan.basic import GuandanRandomAgent, GuandanRuleAgent
+from belief.agents.guandan.tom_planner import GuandanToMAgent
+from belief.envs.guandan import environment as guandan_v0
+from belief.envs.guandan.events import PLAYERS
+from belief.envs.guandan.tom import is_play, label, play_questions, trivial_answers
+from belief.errors import BeliefError
+from belief.grading.answers import read_yes_no
+from belief.grading.stats import mean_ci95, wilson_ci95
+from belief.grading.trivial import tom_table
+
+AGENT_KINDS = {"tom": GuandanToMAgent, "rule": GuandanRuleAgent, "random": GuandanRandomAgent}
+MATCHUPS = (("tom", "rule"), ("tom", "random"), ("rule", "random"))
+
+
+@dataclass(frozen=True)
+class GuandanConfig:
+    team_a: str = "tom"
+    team_b: str = "rule"
+    swap: bool = False          # team A in seats 1/3 instead of 0/2
+    deals: int = 1
+    pass_rule: str = "free"
+    ask: bool = True            # ToM questions to the ToM planners
+
+
+def seats_of(config: GuandanConfig) -> dict:
+    """player -> agent kind."""
+    a_seats = (1, 3) if config.swap else (0, 2)
+    return {p: (config.team_a if i in a_seats else config.team_b) for i, p in enumerate(PLAYERS)}
+
+
+def make_agents(config: GuandanConfig, seed: int) -> dict:
+    kinds = seats_of(config)
+    for kind in set(kinds.values()):
+        if kind not in AGENT_KINDS:
+            raise BeliefError(f"unknown Guandan agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
+    return {p: AGENT_KINDS[k](p, seed=seed) for p, k in kinds.items()}
+
+
+def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, agents: dict | None = None) -> dict:
+    """One seeded game: whether team A won, its level gain, turns, and the ToM rows of its ToM planners."""
+    ask = config.ask and "tom" in (config.team_a, config.team_b)
+    e = guandan_v0.raw_env(seed=seed, deals=config.deals, pass_rule=config.pass_rule, record_trace=ask or keep_trace,
+                           private_traces=False)
+    agents = agents or make_agents(config, seed)
+    asked_kinds = {p for p, kind in seats_of(config).items() if kind == "tom"}
+    qs, given, fed = [], {}, 0
+
+    def update():
+        nonlocal fed
+        for name, ag in agents.items():
+            ag.perceive(e.take_perceived(name), e.infos.get(name))
+        while fed < len(e.trace):
+            ev = e.trace[fed]
+            fed += 1
+            if ask and is_play(ev) and ev.params["player"] in asked_kinds:
+                for q in play_questions(ev, seed):
+                    qs.append(q)
+                    given[q.id] = agents[q.asked].answer(q.public())
+
+    update()
+    while not all(e.terminations.values()):
+        name = e.agent_selection
+        e.step(agents[name].act(e.observe(name), e.infos[name]))
+        update()
+    a_team = 1 if config.swap else 0
+    last = e.results[-1]
+    won = last["winning_team"] == a_team
+    out = {"seed": seed, "team_a": config.team_a, "team_b": config.team_b, "swap": config.swap,
+           "win": int(won), "level_gain": last["upgrade"] if won else -last["upgrade"], "turns": e.turn,
+           "deals": len(e.results), "finish": last["finish"]}
+    if ask and qs:
+        from belief.truth.checker import check
+        truth = check(e.trace)
+        label(e.trace, qs)
+        rows = []
+        for q in qs:
+            played = {k for ev in e.trace if is_play(ev) and ev.t <= q.t for k in ev.params["cards"]}
+            trivial = trivial_answers(truth, q, played)
+            reading = read_yes_no(given[q.id])
+            rows.append({"type": q.level, "template": q.template, "gold": _yn(q.answer),
+                         "answers": {"planner": _yn(reading) if reading is not None else "unreadable",
+                                     "public_record": _yn(trivial["public_record"]),
+                                     "as_self": _yn(trivial["as_self"])}})
+        out["tom_rows"] = rows
+    if keep_trace:
+        out["_trace"] = e.trace
+    return out
+
+
+def _yn(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def matchup(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
+            ask: bool = True, progress=None) -> tuple[dict, list]:
+    """``games`` games of team A against team B (seats swapped for the second half): the figures and the rows."""
+    rows = []
+    for i in range(games):
+        swap = i >= (games + 1) // 2
+        config = GuandanConfig(team_a, team_b, swap, deals, pass_rule, ask)
+        rows.append(play_game(config, seed + i))
+        if progress is not None:
+            progress()
+    return matchup_figures(team_a, team_b, rows), rows
+
+
+def matchup_figures(team_a: str, team_b: str, rows: list) -> dict:
+    wins = sum(r["win"] for r in rows)
+    n = len(rows)
+    lo, hi = wilson_ci95(wins, n)
+    gains = [r["level_gain"] for r in rows]
+    mean, (glo, ghi) = mean_ci95(gains)
+    by_seats = {}
+    for label_, swap in (("0/2", False), ("1/3", True)):
+        part = [r for r in rows if r["swap"] == swap]
+        if part:
+            w = sum(r["win"] for r in part)
+            by_seats[label_] = {"games": len(part), "wins": w, "win_rate": w / len(part),
+                                "ci95": list(wilson_ci95(w, len(part)))}
+    return {"team_a": team_a, "team_b": team_b, "games": n, "wins": wins, "win_rate": wins / n if n else None,
+            "ci95": [lo, hi], "level_gain": mean, "level_gain_ci95": [glo, ghi] if n > 1 else None,
+            "by_seats": by_seats, "mean_turns": sum(r["turns"] for r in rows) / n if n else None}
+
+
+def tom_figures(rows: list) -> dict:
+    """ToM accuracy by order and by (order, template), the trivial answerers beside (tom_table)."""
+    tom_rows = [r for g in rows for r in g.get("tom_rows", [])]
+    if not tom_rows:
+        return {"questions": 0}
+    by_order = tom_table(tom_rows)
+    by_template = tom_table([{**r, "type": f"{r['type']}/{r['template']}"} for r in tom_rows])
+    return {"questions": len(tom_rows), "by_order": by_order, "by_template": by_template}
+
+
+__all__ = ["AGENT_KINDS", "GuandanConfig", "MATCHUPS", "make_agents", "matchup", "matchup_figures", "play_game",
+           "seats_of", "tom_figures"]

@@ -1,0 +1,156 @@
+"""ToM questions about Guandan hands: sampling, wording, exact answers from the checker, trivial answerers.
+
+After every play the player who played ("you", ``asked``) is asked one question per order about another
+player X (``target``), on one of four templates about a *holder*'s hand: ``no_joker`` (holds none of the four
+jokers), ``no_red_joker``, ``no_wild`` (holds none of the level's wild hearts) and ``bomb`` (holds four or more
+cards of a rank, wild hearts counted, or the four jokers). Orders, as belief chains over the per-card fluents
+``holds(card_K, player)`` of :mod:`belief.envs.guandan.events`:
+
+* introspection  chain (you,),   holder X:   "Do you know that X holds no joker?"
+* first_order    chain (X,),     holder you: "Does X know that you hold no joker?"
+* second_order   chain (you, X), holder you: "Do you know that X knows that you hold no joker?" /
+  "Do you believe that X believes you hold a bomb?"
+
+The answers are checker queries (:func:`answer`): "chain knows H holds no G" is true when the chain's value of
+``holds(k, H)`` is ``no`` for every card k of the group (and really is); "chain believes H holds a bomb" when
+the cards the chain believes H holds (``holds(k, H) = yes``) make a bomb. Two trivial answerers come with every
+question (:func:`trivial_answers`), for :func:`belief.grading.trivial.tom_table`: ``public_record`` (only the
+cards played so far: "no" unless every card of the group has been played; never a bomb) and ``as_self`` (the
+property read off the asked player's own hand, ignoring whose mind the question is about).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+from belief.envs.base import labels as tom_labels
+from belief.envs.base.labels import LabelledQuestion
+from belief.envs.guandan.cards import BLACK_JOKER, DECK_SIZE, RED_JOKER, face, rank, wild_face
+from belief.envs.guandan.events import PLAYERS, f_holds
+from belief.grading.levels import LEVELS
+
+ENV = "guandan_v0"
+TEMPLATES = ("no_joker", "no_red_joker", "no_wild", "bomb")
+
+
+@dataclass
+class HandQuestion(LabelledQuestion):
+    id: str
+    t: int
+    turn: int
+    asked: str
+    target: str
+    level: str
+    template: str
+    game_level: int     # the deal's level rank (which hearts are wild)
+    text: str = ""
+    answer: Optional[bool] = None
+
+
+def chain_and_holder(level: str, asked: str, target: str) -> tuple:
+    """The belief chain and whose hand a question of ``level`` is about (see the module doc; unlike
+    :func:`belief.grading.levels.level_chain`, the second order here is "you believe X believes ...")."""
+    if level == "introspection":
+        return (asked,), target
+    if level == "first_order":
+        return (target,), asked
+    if level == "second_order":
+        return (asked, target), asked
+    raise KeyError(level)
+
+
+def group(template: str, game_level: int) -> list:
+    """The cards a ``no_*`` template is about."""
+    faces = {"no_joker": (BLACK_JOKER, RED_JOKER), "no_red_joker": (RED_JOKER,),
+             "no_wild": (wild_face(game_level),)}[template]
+    return [k for k in range(DECK_SIZE) if face(k) in faces]
+
+
+def is_bomb(cards, game_level: int) -> bool:
+    """Do these cards hold a bomb (4+ of a rank, wild hearts counted; or the four jokers)?"""
+    faces = [face(k) for k in cards]
+    if faces.count(BLACK_JOKER) == 2 and faces.count(RED_JOKER) == 2:
+        return True
+    wild = wild_face(game_level)
+    wilds = faces.count(wild)
+    ranks = Counter(rank(f) for f in faces if f != wild and f < 52)
+    return any(n + wilds >= 4 for n in ranks.values())
+
+
+def answer(truth, q, at: Optional[int] = None) -> bool:
+    """The exact answer of a question (dict or HandQuestion) from a GroundTruth."""
+    d = q if isinstance(q, dict) else asdict(q)
+    chain, holder = chain_and_holder(d["level"], d["asked"], d["target"])
+    if d["template"] == "bomb":
+        believed = [k for k in range(DECK_SIZE) if truth.believes(chain, f_holds(k, holder), "yes", at)]
+        return is_bomb(believed, d["game_level"])
+    cards = group(d["template"], d["game_level"])
+    return all(truth.believes(chain, f_holds(k, holder), "no", at) and truth.reality(f_holds(k, holder), at) == "no"
+               for k in cards)
+
+
+def fact_text(template: str, holder_words: str, verb_s: bool) -> str:
+    hold = "holds" if verb_s else "hold"
+    return {"no_joker": f"{holder_words} {hold} no joker", "no_red_joker": f"{holder_words} {hold} no red joker",
+            "no_wild": f"{holder_words} {hold} no wild card", "bomb": f"{holder_words} {hold} a bomb"}[template]
+
+
+def question_text(level: str, template: str, target: str) -> str:
+    bomb = template == "bomb"
+    if level == "introspection":
+        fact = fact_text(template, target, True)
+        return f"Do you believe that {fact}?" if bomb else f"Do you know that {fact}?"
+    fact = fact_text(template, "you", False)
+    if level == "first_order":
+        return f"Does {target} believe that {fact}?" if bomb else f"Does {target} know that {fact}?"
+    return (f"Do you believe that {target} believes that {fact}?" if bomb
+            else f"Do you know that {target} knows that {fact}?")
+
+
+def is_play(ev) -> bool:
+    return ev.kind == "action" and ev.name == "play" and "turn" in ev.params
+
+
+def play_questions(ev, seed) -> list[HandQuestion]:
+    """The three unanswered questions asked right after a play, to the player who played."""
+    p = ev.params
+    asked, turn = p["player"], int(p["turn"])
+    rng = random.Random(f"guandan-tom:{seed}:{p.get('deal', 1)}:{turn}")
+    out = []
+    for level in LEVELS:
+        target = rng.choice([a for a in PLAYERS if a != asked])
+        template = rng.choice(TEMPLATES)
+        out.append(HandQuestion(id=f"q{p.get('deal', 1)}-{turn}-{level}", t=ev.t, turn=turn, asked=asked,
+                                target=target, level=level, template=template, game_level=int(p["level"]),
+                                text=question_text(level, template, target)))
+    return out
+
+
+def label(trace, qs) -> list[HandQuestion]:
+    return tom_labels.label(trace, qs, ENV, answer)
+
+
+def questions(trace, seed=None) -> list[HandQuestion]:
+    """Every ToM question of a guandan_v0 trace with its exact answer."""
+    seed = trace.meta.get("seed") if seed is None else seed
+    return tom_labels.questions_of(trace, ENV, is_play, lambda ev: play_questions(ev, seed), answer)
+
+
+def trivial_answers(truth, q: HandQuestion, played: set) -> dict:
+    """``public_record`` and ``as_self`` (see the module doc); ``played``: the cards played up to ``q.t``."""
+    if q.template == "bomb":
+        public = False
+        own = [k for k in range(DECK_SIZE) if truth.reality(f_holds(k, q.asked), q.t) == "yes"]
+        as_self = is_bomb(own, q.game_level)
+    else:
+        cards = group(q.template, q.game_level)
+        public = all(k in played for k in cards)
+        as_self = all(truth.reality(f_holds(k, q.asked), q.t) == "no" for k in cards)
+    return {"public_record": public, "as_self": as_self}
+
+
+__all__ = ["ENV", "HandQuestion", "TEMPLATES", "answer", "chain_and_holder", "group", "is_bomb", "is_play",
+           "label", "play_questions", "question_text", "questions", "trivial_answers"]
