@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all]'
+	CMAKE_POLICY_VERSION_MINIMUM=3.5 $(BIN)/python -m pip install --quiet -e '.[all,hle]'  # hle: an sdist that builds with cmake
 	@touch $(STAMP)
 
 install: $(STAMP)

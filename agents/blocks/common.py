@@ -8,11 +8,10 @@ partner's chain on that record.
 from __future__ import annotations
 
 from belief.agents.protocol import ChoosingAgent
-from belief.truth.checker import check
+from belief.truth.record import PrivateRecord
 from belief.envs.blocks.tom import answer as question_answer
 from belief.envs.blocks.tom import chain_of, question_fluent
 from belief.envs.blocks.world import AGENTS, Cell
-from belief.truth.trace import Trace
 from belief.truth.index import is_marker
 
 
@@ -34,19 +33,20 @@ class BlocksAgent(BlocksPlayer):
     def __init__(self, name: str):
         self.name = name
         self.partner = next(a for a in AGENTS if a != name)
-        self.record = Trace(meta={"private_to": name})
-        self._truth = None
+        self.private_record = PrivateRecord(name)  # what it perceived, and the checker on it, kept up to date
+
+    @property
+    def record(self):
+        """The private trace so far."""
+        return self.private_record.trace
 
     def perceive(self, events, info: dict | None = None) -> None:
-        self.record.extend(ev.model_copy(update={"t": None}) for ev in events)
-        self._truth = None if events else self._truth
+        self.private_record.add(events)
 
     @property
     def truth(self):
-        """The general checker on this agent's private trace (rebuilt after new perceptions)."""
-        if self._truth is None:
-            self._truth = check(self.record)
-        return self._truth
+        """The general checker on this agent's private trace (incremental: it costs what the new events cost)."""
+        return self.private_record.truth()
 
     def held(self, chain, fluent):
         """The definite value ``chain`` holds in this agent's record, or None (unknown or unsure)."""

@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections import Counter
 
 from belief.agents.protocol import AgentBase
-from belief.truth.checker import check
+from belief.truth.record import PrivateRecord
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge
 from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
 from belief.envs.hanabi.tom import answer as question_answer
-from belief.truth.trace import Trace
 
 
 def possible(truth, chain, card: int) -> tuple[frozenset, frozenset]:
@@ -88,8 +87,7 @@ class HanabiPlayer(AgentBase):
         self.players = tuple(players) if players else (name, partner)
         i = self.players.index(name)
         self.partner = self.players[(i + 1) % len(self.players)]
-        self.private = Trace(meta={"private_to": name})
-        self._truth = None
+        self.private_record = PrivateRecord(name)  # what it perceived, and the checker on it, kept up to date
         self.hinted = HintKnowledge()       # every card's possible values from the hints (public)
         self.touched: set = set()           # cards (of any hand) a hint has touched
         self.marked_play: set = set()       # cards a play clue pointed at (any hand)
@@ -99,10 +97,7 @@ class HanabiPlayer(AgentBase):
     def perceive(self, events, info: dict | None = None) -> None:
         """Append the events this player perceived (``env.take_perceived(name)``) to its private trace, then
         read the last public move from its view (``info["obs"]``)."""
-        for ev in events:
-            self.private.append(ev.model_copy(update={"t": None}))
-        if events:
-            self._truth = None
+        self.private_record.add(events)
         if info is not None:
             self.note_move(info["obs"])
 
@@ -112,10 +107,14 @@ class HanabiPlayer(AgentBase):
     def act(self, observation, info: dict) -> int:
         return self.choose(info["obs"], info["action_mask"])
 
+    @property
+    def private(self):
+        """The private trace so far."""
+        return self.private_record.trace
+
     def private_truth(self):
-        if self._truth is None:
-            self._truth = check(self.private)
-        return self._truth
+        """The checker on this player's private trace (incremental: it costs what the new events cost)."""
+        return self.private_record.truth()
 
     def answer(self, q: dict) -> str:
         """A free-text yes/no answer from the checker on this player's own private trace."""

@@ -21,8 +21,7 @@ from belief.agents.overcooked.kitchen import (DIRS, INF, OPEN_TO, STAY, kitchen_
 from belief.agents.protocol import AgentBase
 from belief.envs.overcooked.events import SUBGOALS, sees
 from belief.envs.overcooked.tom import pot_answer
-from belief.truth.checker import check
-from belief.truth.trace import Trace
+from belief.truth.record import PrivateRecord
 
 FACING_VEC = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 DECAY = 0.8
@@ -60,8 +59,7 @@ class BeliefChef(AgentBase):
         self._avoid = (None, 0)
         self._partner_visible = False
         self.kind = "belief" if self.infer_partner else "no_inference"
-        self.private = Trace(meta={"private_to": self.name})
-        self._truth = None
+        self.private_record = PrivateRecord(self.name)  # what it perceived, and the checker on it, kept up to date
 
     # --- what it believes -----------------------------------------------------------------------------
     def _update_world(self, view: dict) -> None:
@@ -122,8 +120,7 @@ class BeliefChef(AgentBase):
     # --- what it does ---------------------------------------------------------------------------------
     def perceive(self, events, info=None) -> None:
         for ev in events:
-            self.private.append(ev.model_copy(update={"t": None}))
-            self._truth = None
+            self.private_record.add_one(ev)
         if info and "view" in info:
             self._update_world(info["view"])
             self._observe_partner(info["view"])
@@ -257,10 +254,13 @@ class BeliefChef(AgentBase):
         return self._partner_visible
 
     def truth(self):
-        """The checker on this chef's private trace (what it perceived), rebuilt when the trace grew."""
-        if self._truth is None:
-            self._truth = check(self.private)
-        return self._truth
+        """The checker on this chef's private trace (what it perceived; incremental)."""
+        return self.private_record.truth()
+
+    @property
+    def private(self):
+        """The private trace so far."""
+        return self.private_record.trace
 
 
 def _next(pos, action):

@@ -55,6 +55,10 @@ class BenchComparison(BaseModel):
     by_agent: dict[str, dict[str, Any]]
     diff_vs: dict[str, dict[str, Difference]]
     extra: dict[str, Any]
+    # the world-specific top-level keys the issues name (everything else goes in extra)
+    by_layout: Optional[dict[str, Any]] = None  # overcooked: the same figures per layout
+    matchups: Optional[dict[str, Any]] = None   # guandan: win rates per matchup
+    tom: Optional[Any] = None                   # guandan: ToM accuracy by order beside trivial answerers
 
     @model_validator(mode="after")
     def _consistent(self):
