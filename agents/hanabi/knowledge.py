@@ -17,7 +17,7 @@ from collections import Counter
 
 from belief.agents.protocol import AgentBase
 from belief.truth.record import PrivateRecord
-from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
+from belief.envs.hanabi.events import CONSTRAINTS, f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge
 from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
 from belief.envs.hanabi.tom import answer as question_answer
@@ -87,7 +87,9 @@ class HanabiPlayer(AgentBase):
         self.players = tuple(players) if players else (name, partner)
         i = self.players.index(name)
         self.partner = self.players[(i + 1) % len(self.players)]
-        self.private_record = PrivateRecord(name)  # what it perceived, and the checker on it, kept up to date
+        # what it perceived, and the checker on it, kept up to date, under the game's public rules (a card's
+        # colour known from four negative hints is the checker's knowledge by elimination)
+        self.private_record = PrivateRecord(name, meta={"constraints": CONSTRAINTS})
         self.hinted = HintKnowledge()       # every card's possible values from the hints (public)
         self.touched: set = set()           # cards (of any hand) a hint has touched
         self.marked_play: set = set()       # cards a play clue pointed at (any hand)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from belief.envs.base.parallel import turn_based_constructors
-from belief.envs.hanabi.events import hint_events, reveal_events, setup_events
+from belief.envs.hanabi.events import CONSTRAINTS, hint_events, reveal_events, setup_events
 from belief.envs.hanabi.knowledge import HintKnowledge
 from belief.envs.hanabi.rules import COLOURS, MAX_SCORE, RANKS, Game, HINT_COLOUR, hand_size, n_actions, players_of
 from belief.envs.base.spaces import printable
@@ -71,7 +71,8 @@ class raw_env(TurnBasedTextEnv):
         self.last_move: str = ""
         self._last_public: dict | None = None
         self.trace = Trace(meta={"env": "hanabi_v0", "seed": self._seed, "agents": list(g.players),
-                                 "players": len(g.players), "colours": list(COLOURS), "ranks": list(RANKS)})
+                                 "players": len(g.players), "colours": list(COLOURS), "ranks": list(RANKS),
+                                 "constraints": CONSTRAINTS})
         for ev in setup_events(sorted(g.cards.values(), key=lambda c: c.id), g.hands, "setup"):
             self._log(ev)
         self._refresh_infos()

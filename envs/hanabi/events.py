@@ -20,8 +20,8 @@ card is the set of its per-colour and per-rank fluents it holds. Observation mod
   was seen (``witnesses``): the holder knows the others know the card, without knowing it itself;
 * a hint is seen by everyone (a joint ``observe``: common knowledge): for the touched cards their colour (or
   rank) and every per-colour (per-rank) fluent; for the untouched cards the hinted colour's (rank's)
-  fluent, ``no``. When a card's hinted negatives leave one colour (rank), the public rules entail it:
-  everyone observes it too (that deduction uses only the public hint history);
+  fluent, ``no``. What the negatives entail (four "not" leave one colour) is the checker's knowledge by
+  elimination under the game's public rules (:data:`CONSTRAINTS`, in the trace meta), not an event;
 * a played or discarded card is revealed to everyone (joint observation), and its move is public (``action``).
 
 ``players`` (the game's player names) defaults to the two-player ``PLAYERS``.
@@ -106,6 +106,14 @@ def seen_by_partner_events(holder: str, card_ids, source: str, players=EVERYONE)
     return [Observe(agents=others, fluents=fluents, witnesses=tuple(players), source=source)]
 
 
+#: the public rules the checker reasons with (docs/logic.md, "Knowledge by elimination"): a card has one
+#: colour and one rank, and ``has_colour(card, c)`` is ``yes`` exactly when its colour is c (likewise ranks)
+CONSTRAINTS = [{"kind": "domain", "predicate": "colour", "values": list(COLOURS)},
+               {"kind": "domain", "predicate": "rank", "values": [str(r) for r in RANKS]},
+               {"kind": "indicator", "fluent": "colour", "indicator": "has_colour"},
+               {"kind": "indicator", "fluent": "rank", "indicator": "has_rank"}]
+
+
 def hint_events(giver: str, move, touched, untouched, negatives: dict, source: str, public: dict,
                 players=EVERYONE, receiver: str | None = None) -> list:
     """A hint, seen by everyone: what it reveals about touched and untouched cards, and what the public hint
@@ -121,9 +129,6 @@ def hint_events(giver: str, move, touched, untouched, negatives: dict, source: s
         fluents += [f_has(k, v) for v in values]
     for k in untouched:
         fluents.append(f_has(k, value))
-        left = [v for v in values if v not in negatives.get(k, ())]
-        if len(left) == 1:  # every other value is ruled out: the rules entail this one
-            fluents += [f_value(k), f_has(k, left[0])]
     params = {"player": giver, "kind": move.kind, "value": str(value), "touched": [card_id(k) for k in touched],
               "untouched": [card_id(k) for k in untouched], **public}
     if receiver is not None:
@@ -151,5 +156,5 @@ def reveal_events(out, fireworks: dict, source: str, public: dict, players=EVERY
                             visible_to=tuple(players), source=source)]
 
 
-__all__ = ["EVERYONE", "card_id", "f_colour", "f_rank", "f_has_colour", "f_has_rank", "f_where", "f_firework",
+__all__ = ["CONSTRAINTS", "EVERYONE", "card_id", "f_colour", "f_rank", "f_has_colour", "f_has_rank", "f_where", "f_firework",
            "card_fluents", "setup_events", "seen_by_partner_events", "hint_events", "reveal_events"]
