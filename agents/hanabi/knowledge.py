@@ -24,7 +24,14 @@ from belief.envs.hanabi.tom import answer as question_answer
 
 
 def possible(truth, chain, card: int) -> tuple[frozenset, frozenset]:
-    """The colours and ranks ``chain`` has not ruled out for ``card`` (from a GroundTruth)."""
+    """The colours and ranks ``chain`` has not ruled out for ``card`` (from a GroundTruth): the checker's
+    possible-value sets when the trace declares the game's rules (knowledge by elimination), else read from
+    the per-colour and per-rank fluents one by one."""
+    if getattr(truth, "constraints", None) is not None:
+        colours = truth.possible(chain, f_colour(card))
+        ranks = truth.possible(chain, f_rank(card))
+        if colours is not None and ranks is not None:
+            return frozenset(colours), frozenset(int(r) for r in ranks)
     colour = truth.value(chain, f_colour(card))
     colours = {colour} if colour in COLOURS else {c for c in COLOURS if truth.value(chain, f_has_colour(card, c)) != "no"}
     rank = truth.value(chain, f_rank(card))

@@ -15,6 +15,7 @@ import pytest
 
 from belief.agents.hanabi.knowledge import possible
 from belief.envs.hanabi import environment as hanabi_env
+from belief.envs.hanabi.events import CONSTRAINTS
 from belief.envs.hanabi.knowledge import possible_from_hints
 from belief.envs.hanabi.rules import COLOURS, DISCARD, HINT_COLOUR, HINT_RANK, PLAY, Game, Move, hand_size
 from belief.truth.checker import check
@@ -100,7 +101,7 @@ def replay(players: int, seed: int, check_knowledge_every: int = 0, **policy):
     env.reset(game=ours)
     g = env.game
     h = hand_size(players)
-    private = {p: Trace() for p in g.players}
+    private = {p: Trace(meta={"constraints": CONSTRAINTS}) for p in g.players}  # the game's public rules
     for step, move in enumerate(moves):
         cur = state.cur_player()
         player = g.players[cur]
