@@ -197,16 +197,17 @@ class BeliefAgent(BombAgent):
     def _knows(self, chain, fluent) -> bool:
         return self.private_truth().knows_chain(chain, fluent)
 
-    def answer(self, q: dict) -> str:
+    def believes(self, q: dict, egocentric: bool = False) -> bool:
+        """Its yes/no to a ToM question, from the checker on its private trace. ``egocentric``: no teammate
+        model, the chain is read as its own belief ("answer as yourself": "Does X know F?" becomes "Do I know
+        F?"; "Is X aware that you changed it?" becomes "Do I know that I changed it?")."""
         level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
         me, turn = self.name, q["turn"]
         fluent = template_fluent(tpl, subj)
-        chain = level_chain(level, me, x)
-        who = "I" if level == "introspection" else x.capitalize()
+        chain = (me,) if egocentric else level_chain(level, me, x)
         if q.get("variant") == "you_changed":
-            yes = self._believes_value(f_last_defuser(subj)) == me and self._knows((x,), f_last_defuser(subj))
-            return (f"Yes, {who} is aware that I changed {bomb_name(subj)}." if yes else
-                    f"No, {who} is not aware that I changed {bomb_name(subj)}.")
+            return (self._believes_value(f_last_defuser(subj)) == me
+                    and self._knows((me,) if egocentric else (x,), f_last_defuser(subj)))
         if tpl == "changed":
             holds = self._believes_value(fluent) == "yes"
         elif tpl == "just_defused":
@@ -214,7 +215,15 @@ class BeliefAgent(BombAgent):
             holds = v.startswith("turn_") and int(v[5:]) > turn - len(self.agents)
         else:
             holds = True
-        yes = holds and self._knows(chain, fluent)
+        return holds and self._knows(chain, fluent)
+
+    def answer(self, q: dict) -> str:
+        level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
+        yes = self.believes(q)
+        who = "I" if level == "introspection" else x.capitalize()
+        if q.get("variant") == "you_changed":
+            return (f"Yes, {who} is aware that I changed {bomb_name(subj)}." if yes else
+                    f"No, {who} is not aware that I changed {bomb_name(subj)}.")
         fact = {"contents": f"the contents of {room_name(subj)}", "sequence": f"the sequence of {bomb_name(subj)}",
                 "changed": f"the state of {bomb_name(subj)} has changed",
                 "just_defused": f"a phase of {bomb_name(subj)} has just been defused"}[tpl]

@@ -74,6 +74,7 @@ def _tables(run, name: str) -> None:
     t2.add_column("questions", justify="right")
     t2.add_row(name, *[_frac(figs["tom_accuracy"][lvl]) for lvl in LEVELS], str(figs["questions"]))
     out.print(t2)
+    _trivial_table(figs.get("extra") or {})
     if figs["unreadable"]:
         q = next(q for q in run.questions if q["reading"] == "none")
         out.print(f"{figs['unreadable']} unreadable answer(s) (counted wrong), e.g. {q['episode']} {q['id']}: "
@@ -81,6 +82,29 @@ def _tables(run, name: str) -> None:
     done = "" if run.played == len(eps) else f" ({len(eps) - run.played} episode(s) kept from the earlier run)"
     out.print(f"results in {run.directory}/: episodes.csv|jsonl, questions.csv|jsonl, summary.json, "
               f"manifest.json, one trace and answers file per episode{done}")
+
+
+def _trivial_table(extra: dict) -> None:
+    """The agents' ToM accuracy per level and per level/template beside the trivial answerers (majority answer
+    of the type, "answer as yourself"); a type a trivial answerer gets > 80% right is not ToM."""
+    by_level, by_template = extra.get("tom"), extra.get("tom_by_template")
+    if not by_level:
+        return
+    answerers = [a for a in by_level["answerers"] if a not in by_level["trivial"]] + \
+                [a for a in by_level["answerers"] if a in by_level["trivial"]]
+    table = Table(title="ToM accuracy beside the trivial answerers (majority answer of the type; as_self: the asked "
+                        f"agent's own belief); ToM? no: a trivial answerer > {by_level['trivial_limit']:g}")
+    table.add_column("type")
+    table.add_column("n", justify="right")
+    for a in answerers:
+        table.add_column(a, justify="right")
+    table.add_column("ToM?")
+    for part in (by_level, by_template):
+        for i, (kind, entry) in enumerate(part["by_type"].items()):
+            table.add_row(kind, str(entry[answerers[0]]["n"]),
+                          *[_frac(entry[a]["accuracy"]) if a in entry else "n/a" for a in answerers],
+                          "yes" if entry["tom"] else "no", end_section=i == len(part["by_type"]) - 1)
+    out.print(table)
 
 
 @run_app.command("bomb")

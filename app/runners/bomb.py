@@ -9,7 +9,9 @@ episode (names relative to the run directory; nothing in them depends on where o
 * ``bomb_<seed>.answers.jsonl``: the agents' free-text answers ``{"id", "episode", "agent", "answer", "trace"}``
   (``trace``: the trace's digest; graded by ``belief grade TRACE ANSWERS``);
 * ``bomb_<seed>.questions.jsonl``: one flat row per question (:data:`QUESTION_COLUMNS`): the exact answer
-  ``gold``, the agent's ``answer``, its ``reading`` (yes/no/none) and ``correct``.
+  ``gold``, the agent's ``answer``, its ``reading`` (yes/no/none) and ``correct``, and ``as_self``: the yes/no
+  of the trivial "answer as yourself" answerer (the asked agent's own belief of F, from its own private record;
+  see :func:`tom_rows`).
 """
 
 from __future__ import annotations
@@ -51,15 +53,19 @@ def make_agent(kind: str, name: str, env, seed) -> Agent:
 
 
 def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
-    """Play one episode: (env, metrics, questions, answers)."""
+    """Play one episode: (env, metrics, questions, answers, as_self {question id: yes/no})."""
     if isinstance(kinds, str):
         kinds = [kinds] * 3
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps, max_rounds=max_rounds)
     agents = {a: make_agent(k, a, e, seed) for a, k in zip(e.possible_agents, kinds)}
+    # "answer as yourself" reads each agent's own record: the belief agent's, or (other kinds keep none) a
+    # record of the same perceived events kept beside the agent
+    selves = {a: ag if isinstance(ag, BeliefAgent) else BeliefAgent(a, e.world.map, e.world.cutters)
+              for a, ag in agents.items()} if ask else {}
     stream = QuestionStream(e.trace.meta) if ask else None
     episode = episode_name(seed)
     fed = 0
-    qs, answers = [], []
+    qs, answers, as_self = [], [], {}
 
     def pump():
         nonlocal fed
@@ -74,7 +80,10 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     def perceive():
         # what each agent perceived (its private trace) and its info (its own action's result)
         for a, ag in agents.items():
-            ag.perceive(e.take_perceived(a), e.infos.get(a))
+            events = e.take_perceived(a)
+            ag.perceive(events, e.infos.get(a))
+            if a in selves and selves[a] is not ag:
+                selves[a].record(events)
 
     def ask_all(new):
         perceive()
@@ -82,6 +91,7 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
             qs.append(q)
             answers.append({"id": q.id, "episode": episode, "agent": q.asked,
                             "answer": agents[q.asked].answer(q.public())})
+            as_self[q.id] = "yes" if selves[q.asked].believes(q.public(), egocentric=True) else "no"
 
     perceive()
     while not (all(e.terminations.values()) or all(e.truncations.values())):
@@ -101,7 +111,7 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
         a["trace"] = digest
     m = e.metrics()
     m.update({"seed": seed, "agents": list(kinds), "questions": len(qs)})
-    return e, m, qs, answers
+    return e, m, qs, answers, as_self
 
 
 def episode_name(seed: int) -> str:
@@ -116,7 +126,8 @@ def episode_files(seed: int) -> dict:
 
 #: the columns of a question row (``bomb_<seed>.questions.jsonl``, the run's ``questions.jsonl|csv``)
 QUESTION_COLUMNS = ("episode", "seed", "id", "t", "turn", "round", "set", "level", "order", "template", "subject",
-                    "variant", "agent", "kind", "target", "question", "gold", "answer", "reading", "correct")
+                    "variant", "agent", "kind", "target", "question", "gold", "answer", "reading", "correct",
+                    "as_self")
 #: the columns of an episode row (the run's ``episodes.jsonl|csv``)
 EPISODE_COLUMNS = ("episode", "seed", "agents", "score", "max_score", "rounds", "completed", "end_reason", "actions",
                    "valid_action_rate", "questions", "unreadable", "accuracy_introspection",
@@ -128,8 +139,10 @@ def _reading(graded: dict) -> str:
     return graded["reading"] if graded["reading"] in ("yes", "no") else "none"
 
 
-def question_rows(seed: int, kinds, qs, answers) -> list[dict]:
-    """One flat row per question: the exact answer (`gold`) beside the agent's text (`answer`) and its reading."""
+def question_rows(seed: int, kinds, qs, answers, as_self: dict | None = None) -> list[dict]:
+    """One flat row per question: the exact answer (`gold`) beside the agent's text (`answer`), its reading, and
+    the "answer as yourself" yes/no (`as_self`, None when not computed)."""
+    as_self = as_self or {}
     team = dict(zip(AGENTS, [kinds] * 3 if isinstance(kinds, str) else kinds))
     by_id = {a["id"]: a["answer"] for a in answers}
     graded = {r["id"]: r for r in grade_questions(None, [level_question(q) for q in qs], by_id).rows}  # one reader
@@ -140,8 +153,40 @@ def question_rows(seed: int, kinds, qs, answers) -> list[dict]:
                      "round": q.round, "set": q.set, "level": q.level, "order": graded[q.id]["order"],
                      "template": q.template, "subject": q.subject, "variant": q.variant, "agent": q.asked,
                      "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": graded[q.id]["gold"],
-                     "answer": text, "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"]})
+                     "answer": text, "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"],
+                     "as_self": as_self.get(q.id)})
     return rows
+
+
+def team_label(kinds) -> str:
+    """The answerer name of a team: its kind, or the kinds of alpha, bravo, charlie joined by commas."""
+    kinds = list(kinds)
+    return kinds[0] if len(set(kinds)) == 1 else ",".join(kinds)
+
+
+def tom_rows(questions: list[dict], answerer: str, by: str = "level") -> list[dict]:
+    """Rows for :func:`belief.grading.trivial.tom_table`, one per graded question: its type (``by="level"``: the
+    level; ``"template"``: level/template), the checker's gold, what the agents said as the grader read it (a
+    correct reading counts as the gold) under `answerer`, and ``as_self`` when the row has it."""
+    out = []
+    for q in questions:
+        said = {answerer: q["gold"] if q["correct"] else q["reading"]}
+        if q.get("as_self") is not None:
+            said["as_self"] = q["as_self"]
+        kind = q["level"] if by == "level" else f"{q['level']}/{q['template']}"
+        out.append({"type": kind, "gold": q["gold"], "answers": said})
+    return out
+
+
+def tom_tables(questions: list[dict], answerer: str) -> dict:
+    """``{"tom": by level, "tom_by_template": by level/template}``: the agents' ToM accuracy beside the trivial
+    answerers (``majority`` per type, ``as_self``); a type a trivial answerer gets > 80% right has ``tom: false``."""
+    from belief.grading.trivial import tom_table
+
+    if not questions:
+        return {"tom": None, "tom_by_template": None}
+    return {"tom": tom_table(tom_rows(questions, answerer)),
+            "tom_by_template": tom_table(tom_rows(questions, answerer, by="template"))}
 
 
 def accuracy(rows, level: str | None = None) -> float | None:
@@ -178,9 +223,9 @@ class BombConfig:
 def play_episode(config: BombConfig, seed: int) -> dict:
     """Play and grade one episode: ``{"name", "seed", "result" (the episode row),
     "files" (file name -> text)}``; plain data, the same in any process."""
-    env, m, qs, answers = _play(list(config.agents), seed, random_maps=config.random_maps,
-                                max_rounds=config.max_rounds, ask=True)
-    rows = question_rows(seed, config.agents, qs, answers)
+    env, m, qs, answers, as_self = _play(list(config.agents), seed, random_maps=config.random_maps,
+                                         max_rounds=config.max_rounds, ask=True)
+    rows = question_rows(seed, config.agents, qs, answers, as_self)
     names = episode_files(seed)
     return {"name": episode_name(seed), "seed": seed, "result": episode_row(env, m, rows),
             "files": {names["trace"]: env.trace.dumps(), names["questions"]: jsonl_text(rows),
@@ -196,12 +241,12 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
                 ask: bool = True) -> dict:
     """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers`` and ``_trace``
     (objects, not serialised); with `out`, the episode's files are written there (atomically)."""
-    e, m, qs, answers = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
+    e, m, qs, answers, as_self = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         names = episode_files(seed)
-        rows = question_rows(seed, m["agents"], qs, answers)
+        rows = question_rows(seed, m["agents"], qs, answers, as_self)
         texts = {"trace": e.trace.dumps(), "questions": jsonl_text(rows), "answers": jsonl_text(answers)}
         for role, text in texts.items():
             atomic_write_text(out / names[role], text)
@@ -213,4 +258,5 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
 
 
 __all__ = ["AGENT_KINDS", "BombConfig", "EPISODE_COLUMNS", "QUESTION_COLUMNS", "accuracy", "episode_files",
-           "episode_name", "make_agent", "play_episode", "play_task", "question_rows", "run_episode"]
+           "episode_name", "make_agent", "play_episode", "play_task", "question_rows", "run_episode", "team_label",
+           "tom_rows", "tom_tables"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from belief.app.runners.bomb import (EPISODE_COLUMNS, QUESTION_COLUMNS, BombConfig, accuracy, episode_files,
-                                    episode_name, play_task)
+                                    episode_name, play_task, team_label, tom_tables)
 from belief.grading.levels import LEVELS
 from belief.errors import BeliefError
 from belief.files.outputs import csv_text, jsonl_text
@@ -66,7 +66,8 @@ def _read_rows(path: Path) -> list[dict]:
 
 
 def figures(episodes: list[dict], questions: list[dict]) -> dict:
-    """Means over episodes; accuracies as fractions over all questions (unreadable answers count wrong)."""
+    """Means over episodes; accuracies as fractions over all questions (unreadable answers count wrong);
+    ``extra``: the ToM tables with the trivial answerers beside the agents (:func:`~belief.app.runners.bomb.tom_tables`)."""
     return {"episodes": len(episodes),
             "score": statistics.mean(e["score"] for e in episodes),
             "rounds": statistics.mean(e["rounds"] for e in episodes),
@@ -74,7 +75,8 @@ def figures(episodes: list[dict], questions: list[dict]) -> dict:
             "completed": sum(e["completed"] for e in episodes),
             "questions": len(questions),
             "unreadable": sum(q["reading"] == "none" for q in questions),
-            "tom_accuracy": {lvl: accuracy(questions, lvl) for lvl in LEVELS}}
+            "tom_accuracy": {lvl: accuracy(questions, lvl) for lvl in LEVELS},
+            "extra": tom_tables(questions, team_label(episodes[0]["agents"].split(",")))}
 
 
 def finish_run(manifest: RunManifest) -> BombRun:
