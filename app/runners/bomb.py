@@ -239,7 +239,8 @@ def play_task(task) -> dict:
 
 def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int = 30, out: Path | None = None,
                 ask: bool = True) -> dict:
-    """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers`` and ``_trace``
+    """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers``, ``_as_self`` and
+    ``_trace``
     (objects, not serialised); with `out`, the episode's files are written there (atomically)."""
     e, m, qs, answers, as_self = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
     if out is not None:
@@ -253,6 +254,7 @@ def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int 
         m["files"] = {role: str(out / name) for role, name in names.items()}
     m["_questions"] = qs
     m["_answers"] = answers
+    m["_as_self"] = as_self  # question id -> the "answer as yourself" yes/no
     m["_trace"] = e.trace  # (like the other _ keys: for library callers, not serialised)
     return m
 

@@ -111,3 +111,22 @@ def test_belief_agents_expose_their_beliefs_as_a_typed_store():
                 seen_first_order += 1
         assert all(f.stance is Stance.BELIEVES for f in facts)
     assert seen_first_order > 0
+
+
+@pytest.mark.parametrize("kinds", ["belief", "random"])
+def test_as_self_answers_each_question_as_the_asked_agents_own_belief(kinds):
+    """"Answer as yourself" reads the asked agent's own record: "Does X know F?" and "Is X aware that you know F?"
+    get its answer to "Do you know F?" (the introspection question asked at the same moment about the same F),
+    whatever kind of agent it is."""
+    from belief.app.runners.bomb import question_rows
+
+    m = run_episode(kinds, 4, max_rounds=8)
+    rows = question_rows(4, kinds, m["_questions"], m["_answers"], m["_as_self"])
+    assert rows and all(r["as_self"] in ("yes", "no") for r in rows)
+    intro = {(r["turn"], r["set"]): r["as_self"] for r in rows if r["level"] == "introspection"}
+    compared = 0
+    for r in rows:
+        if r["level"] != "introspection" and not r["variant"]:
+            assert r["as_self"] == intro[(r["turn"], r["set"])], r["id"]
+            compared += 1
+    assert compared > 10
