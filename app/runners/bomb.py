@@ -60,7 +60,8 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     agents = {a: make_agent(k, a, e, seed) for a, k in zip(e.possible_agents, kinds)}
     # "answer as yourself" reads each agent's own record: the belief agent's, or (other kinds keep none) a
     # record of the same perceived events kept beside the agent
-    selves = {a: ag if isinstance(ag, BeliefAgent) else BeliefAgent(a, e.world.map, e.world.cutters)
+    kind_of = dict(zip(e.possible_agents, kinds))
+    selves = {a: ag if kind_of[a] == "belief" else BeliefAgent(a, e.world.map, e.world.cutters)
               for a, ag in agents.items()} if ask else {}
     stream = QuestionStream(e.trace.meta) if ask else None
     episode = episode_name(seed)
