@@ -19,7 +19,7 @@ import random
 from belief.agents.overcooked.kitchen import (DIRS, INF, OPEN_TO, STAY, kitchen_of, onions_in, subgoal_cost,
                                               targets)
 from belief.agents.protocol import AgentBase
-from belief.envs.overcooked.events import SUBGOALS, sees
+from belief.envs.overcooked.events import SUBGOALS, pos_of, sees
 from belief.envs.overcooked.tom import pot_answer
 from belief.truth.record import PrivateRecord
 
@@ -57,13 +57,14 @@ class BeliefChef(AgentBase):
         self.subgoal = "wait"
         self._last_pos, self._frozen, self._yield = None, 0, 0
         self._avoid = (None, 0)
-        self._partner_visible = False
+        self._fov = None
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private_record = PrivateRecord(self.name)  # what it perceived, and the checker on it, kept up to date
 
     # --- what it believes -----------------------------------------------------------------------------
     def _update_world(self, view: dict) -> None:
         me, fov = view["pos"], view["fov"]
+        self._fov = fov
         for p in self.kitchen.features["P"]:
             if p in view["pots"]:
                 self.pots[p] = view["pots"][p]
@@ -83,7 +84,6 @@ class BeliefChef(AgentBase):
 
     def _observe_partner(self, view: dict) -> None:
         p = view["partner"]
-        self._partner_visible = p is not None
         if p is None:
             return
         now = (p["pos"], FACING_VEC[p["facing"]], p["holds"])
@@ -238,20 +238,21 @@ class BeliefChef(AgentBase):
         if question.get("type") == "partner_intent":
             return self.partner_intent()
         if question.get("type") in ("pot_belief", "knows_ready"):
-            nested = pot_answer(question, self.truth(), (self.name, self.partner))
-            if nested not in ("unknown", "no"):
-                return nested
-            # no record of what the partner saw of that pot: assume it saw what this chef believes, unless
-            # this chef saw the pot change while the partner was out of sight (then: not since that change)
-            return pot_answer(question, self.truth(), (self.name,)) if self._partner_in_sight() else nested
+            truth = self.truth()
+            if self._partner_sees(pos_of(question["subject"])):
+                # the partner stands (as last seen) where it sees that pot: it sees what this chef believes
+                return pot_answer(question, truth, (self.name,))
+            # else what this chef saw its partner see of the pot (stale or ``unknown``)
+            return pot_answer(question, truth, (self.name, self.partner))
         if question.get("type") == "pot_state":
             return self.pots.get(tuple(question["subject"]), "empty")
         if question.get("type") == "partner_held":
             return self.partner_seen[2] if self.partner_seen else "nothing"
         return "I do not know."
 
-    def _partner_in_sight(self) -> bool:
-        return self._partner_visible
+    def _partner_sees(self, cell_pos) -> bool:
+        """Does the partner, where this chef last saw it, see ``cell_pos`` (the views have one radius)?"""
+        return self.partner_seen is not None and sees(self.partner_seen[0], cell_pos, self._fov)
 
     def truth(self):
         """The checker on this chef's private trace (what it perceived; incremental)."""

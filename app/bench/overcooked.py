@@ -5,8 +5,8 @@ paired by seed against the headline pairing (``belief+belief``).
 Metrics per episode: ``soups``, ``score`` (20 per soup), ``cpu_s`` (play CPU of the episode: both chefs'
 decisions and the engine's steps) and ``cpu_ms_per_step``. The engine's planner set-up is built once per
 layout before any episode's clock starts and reported apart (``extra.setup_cpu_s``). ``extra.tom`` and
-``extra.mc`` are the ToM and multiple-choice tables (:func:`belief.grading.trivial.tom_table`, trivial
-answerers beside the chefs) of question episodes: the belief and no-inference self-play pairings, a partial
+``extra.mc`` are the ToM and multiple-choice tables per question pairing (:func:`belief.grading.trivial.tom_table`,
+trivial answerers beside the chef, on the same questions) of question episodes: the belief and no-inference self-play pairings, a partial
 view (``fov``), ``question_horizon`` steps, questions every ``ask_every`` steps.
 """
 
@@ -31,7 +31,8 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
         parse_pairing(p)
     seeds = list(range(seed, seed + episodes))
     by_layout, overall = {}, {p: [] for p in pairings}
-    tom_rows, mc_rows = [], []
+    tom_rows = {p: [] for p in QUESTION_PAIRINGS}
+    mc_rows = {p: [] for p in QUESTION_PAIRINGS}
     for layout in layouts:
         prepare(layout, {k for p in pairings for k in parse_pairing(p)})
         results = {}
@@ -48,17 +49,19 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
                 for s in seeds:
                     r = play_episode(OvercookedConfig(layout=layout, pairing=p, horizon=question_horizon, fov=fov,
                                                       ask_every=ask_every), s)
-                    tom_rows += r["tom_rows"]
-                    mc_rows += r["mc_rows"]
+                    tom_rows[p] += r["tom_rows"]
+                    mc_rows[p] += r["mc_rows"]
     headline = HEADLINE if HEADLINE in overall else pairings[0]
     extra = {"horizon": horizon, "layouts": list(layouts), "pairings": list(pairings), "setup_cpu_s": setup_cpu(),
              "setup_note": "planner set-up (motion planner; MediumLevelActionManager for greedy) built once per "
                            "layout and process, outside the episodes' CPU"}
-    if questions and tom_rows:
+    if questions and any(tom_rows.values()):
         extra["questions"] = {"fov": fov, "horizon": question_horizon, "ask_every": ask_every,
                               "pairings": list(QUESTION_PAIRINGS)}
-        extra["tom"] = tom_table(tom_rows)
-        extra["mc"] = tom_table(mc_rows)
+        # one table per pairing, as in the other worlds: each chef is scored on the questions of its own
+        # episodes, beside the trivial answerers on those same questions
+        extra["tom"] = {p: tom_table(rows) for p, rows in tom_rows.items() if rows}
+        extra["mc"] = {p: tom_table(rows) for p, rows in mc_rows.items() if rows}
     out = compare(WORLD, overall, METRICS, headline, seed=seed, pair_key="episode", extra=extra)
     out["episodes"] = episodes
     out["by_layout"] = by_layout

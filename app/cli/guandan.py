@@ -44,7 +44,8 @@ def bench_guandan_cmd(
         tom = result["tom"]
         if tom.get("questions"):
             for level, entry in tom["by_order"]["by_type"].items():
-                cells = "  ".join(f"{a} {entry[a]['accuracy']:.3f}" for a in tom["by_order"]["answerers"])
+                cells = "  ".join(f"{a} {entry[a]['accuracy']:.3f}" for a in tom["by_order"]["answerers"]
+                                   if a in entry)
                 print(f"ToM {level:14s} n={entry['planner']['n']:4d}  {cells}  "
                       f"{'ToM' if entry['tom'] else 'trivial > 0.8'}")
     print(json.dumps(result))

@@ -46,7 +46,8 @@ def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERER
     """Accuracy per question type and overall, for every answerer of the rows plus ``majority``.
 
     Each row is ``{"type": str, "gold": answer, "answers": {answerer: answer}}``; an answerer missing from a
-    row counts as wrong there. Returns ``{"by_type": {type: {answerer: {accuracy, ci95, n}, "tom": bool,
+    row counts as wrong there, but an answerer that answers no question of a type (a shortcut that does not
+    apply to it) gets no entry for that type rather than a score of 0. Returns ``{"by_type": {type: {answerer: {accuracy, ci95, n}, "tom": bool,
     "trivial_best": float}}, "overall": {answerer: {...}}, "answerers": [...], "trivial_limit": 0.8}``.
     ``trivial`` names the shortcut answerers (by default ``majority``, ``public_record``, ``as_self``; a world
     may add its own, e.g. a single-agent planner).
@@ -63,22 +64,27 @@ def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERER
     answerers = sorted({a for row in rows for a in row["answers"]} | {"majority"})
     right: dict[tuple[str, str], int] = Counter()
     count: Counter = Counter()
+    present: set[tuple[str, str]] = set()
     for row in rows:
         gold = _norm(row["gold"])
         count[row["type"]] += 1
         given = dict(row["answers"], majority=majority[row["type"]])
         for a in answerers:
-            if a in given and _norm(given[a]) == gold:
-                right[(row["type"], a)] += 1
+            if a in given:
+                present.add((row["type"], a))
+                if _norm(given[a]) == gold:
+                    right[(row["type"], a)] += 1
     by_type = {}
     for t in sorted(count):
-        entry = {a: _score(right[(t, a)], count[t]) for a in answerers}
+        entry = {a: _score(right[(t, a)], count[t]) for a in answerers if (t, a) in present}
         shortcut = [entry[a]["accuracy"] for a in trivial + ("majority",) if a in entry]
         entry["trivial_best"] = max(shortcut)
         entry["tom"] = max(shortcut) <= TRIVIAL_LIMIT
         by_type[t] = entry
-    total = sum(count.values())
-    overall = {a: _score(sum(right[(t, a)] for t in count), total) for a in answerers}
+    overall = {}
+    for a in answerers:
+        asked = [t for t in count if (t, a) in present]
+        overall[a] = _score(sum(right[(t, a)] for t in asked), sum(count[t] for t in asked))
     return {"by_type": by_type, "overall": overall, "answerers": answerers, "trivial_limit": TRIVIAL_LIMIT,
             "trivial": sorted(set(trivial) | {"majority"})}
 
@@ -89,7 +95,7 @@ def tom_rows_markdown(table: Mapping) -> str:
     lines = ["| type | n | " + " | ".join(answerers) + " | ToM? |",
              "|---|---|" + "---|" * len(answerers) + "---|"]
     for t, entry in table["by_type"].items():
-        n = entry[answerers[0]]["n"]
-        cells = " | ".join(f"{entry[a]['accuracy']:.3f}" for a in answerers)
+        n = entry["majority"]["n"]
+        cells = " | ".join(f"{entry[a]['accuracy']:.3f}" if a in entry else "—" for a in answerers)
         lines.append(f"| {t} | {n} | {cells} | {'yes' if entry['tom'] else 'no (trivial > 0.8)'} |")
     return "\n".join(lines)

@@ -56,3 +56,16 @@ def test_a_world_names_its_own_shortcuts():
     assert tom_table(rows)["by_type"]["jp"]["tom"] is True
     table = tom_table(rows, trivial=("alone",))
     assert table["by_type"]["jp"]["tom"] is False and "alone" in table["trivial"]
+
+
+def test_an_answerer_that_answers_no_question_of_a_type_is_not_scored_on_it():
+    rows = [{"type": "pot", "gold": "a", "answers": {"chef": "a", "public_record": "a"}},
+            {"type": "intent", "gold": "x", "answers": {"chef": "y", "as_self": "x"}},
+            {"type": "intent", "gold": "x", "answers": {"chef": "x", "as_self": "x"}}]
+    table = tom_table(rows)
+    assert "public_record" not in table["by_type"]["intent"] and "as_self" not in table["by_type"]["pot"]
+    assert table["overall"]["public_record"] == {"accuracy": 1.0, "ci95": table["overall"]["public_record"]["ci95"],
+                                                  "n": 1}
+    assert table["overall"]["chef"]["n"] == 3 and table["overall"]["chef"]["accuracy"] == 2 / 3
+    md = tom_rows_markdown(table)
+    assert "| intent | 2 |" in md and "—" in md

@@ -150,3 +150,23 @@ def test_llm_chef_through_the_client_on_a_loopback_server():
         actions = [chef.act(obs["alice"], infos["alice"]) for _ in range(3)]
         assert "You are alice" in srv.requests[0]["messages"][1]["content"]
     assert actions == [3, 4, 5] and chef.invalid == 1
+
+
+def test_bench_question_tables_are_per_pairing():
+    """Each chef is scored on the questions of its own episodes: pooling the pairings' rows into one table
+    counted every question of the other pairing as a wrong answer (about half the true accuracy)."""
+    from belief.app.bench.overcooked import QUESTION_PAIRINGS, bench
+
+    out = bench(1, 7000, layouts=("cramped_room",), pairings=("belief+belief",), horizon=20, fov=2,
+                question_horizon=30, ask_every=10)
+    assert set(out["extra"]["tom"]) == set(QUESTION_PAIRINGS) == set(out["extra"]["mc"])
+    for pairing, table in out["extra"]["mc"].items():
+        kind = pairing.split("+")[0]
+        pot = table["by_type"]["pot_state"]
+        assert kind in table["answerers"] and pot[kind]["n"] == pot["majority"]["n"]
+        other = [k for p in QUESTION_PAIRINGS for k in p.split("+") if k != kind]
+        assert not set(other) & set(table["answerers"])
+        # cramped_room is small: with a radius-2 view the chef sees the pots, so it reads them right
+        assert pot[kind]["accuracy"] >= 0.9
+    tom = out["extra"]["tom"]["belief+belief"]["by_type"]["partner_intent"]
+    assert "public_record" not in tom  # a shortcut that does not apply is not scored 0
