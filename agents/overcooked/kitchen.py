@@ -22,7 +22,7 @@ class Kitchen:
         self.terrain = {(x, y): ch for y, row in enumerate(terrain_mtx) for x, ch in enumerate(row)}
         self.floor = frozenset(p for p, ch in self.terrain.items() if ch == " ")
         self.features = {ch: sorted(p for p, c in self.terrain.items() if c == ch) for ch in "ODPSXT"}
-        self._dist = {p: self._bfs(p, None) for p in self.floor}
+        self._dist = {p: self._bfs((p,), None) for p in self.floor}
 
     def neighbours(self, p):
         for d, (dx, dy) in DIRS.items():
@@ -30,9 +30,10 @@ class Kitchen:
             if q in self.floor:
                 yield d, q
 
-    def _bfs(self, start, blocked):
-        dist = {start: 0}
-        todo = deque([start])
+    def _bfs(self, starts, blocked):
+        """Steps from the nearest of ``starts`` to each floor cell, never through ``blocked``."""
+        dist = {s: 0 for s in starts if s != blocked}
+        todo = deque(dist)
         while todo:
             p = todo.popleft()
             for _, q in self.neighbours(p):
@@ -80,16 +81,9 @@ class Kitchen:
         return STAY
 
     def _to_spots(self, spots, avoid):
-        """Steps from each floor cell to the nearest of ``spots``, never through ``avoid``."""
-        dist = {s: 0 for s in spots if s != avoid}
-        todo = deque(dist)
-        while todo:
-            p = todo.popleft()
-            for _, q in self.neighbours(p):
-                if q not in dist and q != avoid:
-                    dist[q] = dist[p] + 1
-                    todo.append(q)
-        return dist
+        """Steps from each floor cell to the nearest of ``spots``, never through ``avoid`` (moves are
+        symmetric, so this is the search from the spots)."""
+        return self._bfs(spots, avoid)
 
     def shared_counters(self, a, b):
         """Counters both a chef at ``a`` and one at ``b`` can reach (where items are passed)."""

@@ -43,7 +43,7 @@ def bench_blocks(
     from belief.app.runners.blocks import BlocksConfig
     from belief.envs.blocks.rules import RULES
     from belief.envs.blocks.tasks import FAMILIES
-    from belief.grading.trivial import tom_rows_markdown
+    from belief.grading.trivial import tom_tables_markdown
 
     if rules not in RULES:
         fail(f"--rules must be one of {', '.join(RULES)} (got {rules!r})")
@@ -64,9 +64,9 @@ def bench_blocks(
                                           "means, 95% intervals, (n) episodes"))
     if summary["diff_vs"]:
         out.print(diff_table(summary))
-    for kind, table in summary["extra"]["tom"].items():
-        out.print(f"ToM questions, {kind} episodes (gold: the checker on the global trace):")
-        out.print(tom_rows_markdown(table))
+    if summary["extra"]["tom"]:
+        out.print(tom_tables_markdown(summary["extra"]["tom"], "ToM questions, {kind} episodes (gold: the checker "
+                                      "on the global trace):"), markup=False)
     stored = [{"agents": k, **{key: v for key, v in r.items() if key != "tom_rows"}} for k, rs in runs.items() for r in rs]
     run_options.write_aggregate(files, stored, summary)
     if as_json:

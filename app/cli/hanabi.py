@@ -62,9 +62,10 @@ def bench_hanabi(
                                           "means, 95% intervals, (n) games"))
     if summary["diff_vs"]:
         out.print(diff_table(summary))
-    for kind, table in summary["extra"]["tom"].items():
-        from belief.grading.trivial import tom_rows_markdown
-        out.print(f"ToM set, {kind} games (accuracy; a type a trivial answerer gets > 80% is not ToM):")
-        out.print(tom_rows_markdown(table), markup=False)
+    if summary["extra"]["tom"]:
+        from belief.grading.trivial import tom_tables_markdown
+
+        out.print(tom_tables_markdown(summary["extra"]["tom"], "ToM set, {kind} games (accuracy; a type a trivial "
+                                      "answerer gets > 80% is not ToM):"), markup=False)
     if as_json:
         print(json.dumps(summary))

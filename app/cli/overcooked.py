@@ -51,12 +51,13 @@ def bench_overcooked(
         fail(str(e), 1)
     for layout, s in summary["by_layout"].items():
         print(layout + ": " + ", ".join(f"{p} {a['soups']:.1f} soups" for p, a in s["by_agent"].items()))
-    from belief.grading.trivial import tom_rows_markdown
+    from belief.grading.trivial import tom_tables_markdown
 
-    for name, tables in (("ToM", summary["extra"].get("tom", {})), ("multiple choice", summary["extra"].get("mc", {}))):
-        for pairing, table in tables.items():
-            print(f"\n{name} questions, {pairing} (answers of the asked chef beside the trivial answerers):")
-            print(tom_rows_markdown(table))
+    for name in ("tom", "mc"):
+        if summary["extra"].get(name):
+            what = "ToM" if name == "tom" else "multiple-choice"
+            print("\n" + tom_tables_markdown(summary["extra"][name], what + " questions, {kind} (the asked chef "
+                                              "beside the trivial answerers):"))
     if as_json:
         print(json.dumps(summary))
 

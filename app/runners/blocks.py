@@ -10,6 +10,7 @@ from belief.agents.blocks.belief import BlocksBeliefAgent
 from belief.agents.blocks.naive import BlocksNaiveAgent
 from belief.agents.blocks.oracle import BlocksOracle
 from belief.agents.protocol import Agent
+from belief.app.runners.feed import QuestionFeed
 from belief.envs.blocks import environment as blocks_v0
 from belief.envs.blocks.rules import DEFAULT_RULES
 from belief.envs.blocks.tom import answer as exact_answer
@@ -54,21 +55,10 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
     e = blocks_v0.raw_env(seed=seed, family=config.family, slip=config.slip, max_rounds=config.max_rounds,
                           rules=config.rules)
     agents = {a: make_agent(config.agents, a, e.task) for a in e.possible_agents}
-    qs, answers, fed = [], [], 0
     answering = config.ask and config.agents != "oracle"
-
-    def update():
-        nonlocal fed
-        for name, ag in agents.items():
-            ag.perceive(e.take_perceived(name), e.infos.get(name))
-        while fed < len(e.trace):
-            ev = e.trace[fed]
-            fed += 1
-            if answering and is_move(ev):
-                for q in move_questions(ev, e.trace.meta, seed):
-                    qs.append(q)
-                    answers.append({"id": q.id, "agent": q.asked, "answer": agents[q.asked].answer(q.public())})
-
+    update = QuestionFeed(e, agents, lambda ev: move_questions(ev, e.trace.meta, seed)
+                          if answering and is_move(ev) else ())
+    qs = update.asked
     update()
     while e.agents and not all(e.terminations[a] or e.truncations[a] for a in e.agents):
         name = e.agent_selection
@@ -81,6 +71,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
     out = e.metrics()
     out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
     if answering:
+        answers = [{"id": q.id, "agent": q.asked, "answer": update.given[q.id]} for q in qs]
         truth = check(e.trace)
         for q in qs:
             q.answer = exact_answer(truth, q, q.t)

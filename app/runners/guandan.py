@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from belief.agents.guandan.basic import GuandanRandomAgent, GuandanRuleAgent
 from belief.agents.guandan.tom_planner import GuandanToMAgent
+from belief.app.runners.feed import QuestionFeed
 from belief.envs.guandan import environment as guandan_v0
 from belief.envs.guandan.events import PLAYERS
 from belief.envs.guandan.tom import is_play, label, play_questions, trivial_answers
@@ -57,20 +58,9 @@ def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, age
                            private_traces=False)
     agents = agents or make_agents(config, seed)
     asked_kinds = {p for p, kind in seats_of(config).items() if kind == "tom"}
-    qs, given, fed = [], {}, 0
-
-    def update():
-        nonlocal fed
-        for name, ag in agents.items():
-            ag.perceive(e.take_perceived(name), e.infos.get(name))
-        while fed < len(e.trace):
-            ev = e.trace[fed]
-            fed += 1
-            if ask and is_play(ev) and ev.params["player"] in asked_kinds:
-                for q in play_questions(ev, seed):
-                    qs.append(q)
-                    given[q.id] = agents[q.asked].answer(q.public())
-
+    update = QuestionFeed(e, agents, lambda ev: play_questions(ev, seed)
+                          if ask and is_play(ev) and ev.params["player"] in asked_kinds else ())
+    qs, given = update.asked, update.given
     update()
     while not all(e.terminations.values()):
         name = e.agent_selection

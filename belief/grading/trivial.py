@@ -99,3 +99,10 @@ def tom_rows_markdown(table: Mapping) -> str:
         cells = " | ".join(f"{entry[a]['accuracy']:.3f}" if a in entry else "—" for a in answerers)
         lines.append(f"| {t} | {n} | {cells} | {'yes' if entry['tom'] else 'no (trivial > 0.8)'} |")
     return "\n".join(lines)
+
+
+def tom_tables_markdown(tables: Mapping[str, Mapping], heading: str) -> str:
+    """Several tables (``{kind: table}``, one per agent kind or pairing) as markdown, each under
+    ``heading.format(kind=kind)``."""
+    return "\n\n".join(f"{heading.format(kind=kind)}\n{tom_rows_markdown(table)}" for kind, table in tables.items())
+

@@ -370,71 +370,62 @@ class Content(BaseModel):
         return f"{self.predicate}({', '.join(self.subject)}) = {self.value}"
 
 
-class Tell(_Event):
+def _overheard_by():
+    return Field(default=None, description="hidden listeners: they receive the content, the sender and "
+                                           "recipients do not know")
+
+
+class _Message(_Event):
+    """What a private and a public message share (the fields stay in the subclasses, in their dump order)."""
+
+    @property
+    def secret(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
+
+    @property
+    def has_perception(self) -> bool:
+        return bool(self.secret or self.inattentive or self.perceived_as)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_content(cls, d):
+        if isinstance(d, dict) and isinstance(d.get("content"), (dict, str)):
+            d = dict(d)
+            d["content"] = (d["content"],)
+        return d
+
+    @property
+    def actors(self):
+        return (self.sender,)
+
+
+class Tell(_Message):
     """A private message: only ``recipients`` (and the sender) know of it."""
 
     kind: Literal["tell"] = "tell"
     sender: Name
     recipients: tuple[Name, ...] = Field(min_length=1)
     content: tuple[Content, ...] = Field(min_length=1)
-    overheard_by: Optional[tuple[Name, ...]] = Field(
-        default=None, description="hidden listeners: they receive the content, the sender and recipients do not know")
-
-    @property
-    def secret(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
-
-    @property
-    def has_perception(self) -> bool:
-        return bool(self.secret or self.inattentive or self.perceived_as)
+    overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
 
     @model_validator(mode="before")
     @classmethod
     def _norm(cls, d):
-        d = _one_or_many(d, "recipient", "recipients")
-        if isinstance(d, dict) and isinstance(d.get("content"), (dict, str)):
-            d = dict(d)
-            d["content"] = (d["content"],)
-        return d
-
-    @property
-    def actors(self):
-        return (self.sender,)
+        return _one_or_many(d, "recipient", "recipients")
 
     def describe(self):
         return f"{self.sender} privately told {_names(self.recipients)} that " + "; ".join(
             c.text() for c in self.content)
 
 
-class Announce(_Event):
+class Announce(_Message):
     """A public message: heard by ``audience`` if given, else by everyone in the sender's room."""
 
     kind: Literal["announce"] = "announce"
     sender: Name
     audience: Optional[tuple[Name, ...]] = None
     content: tuple[Content, ...] = Field(min_length=1)
-    overheard_by: Optional[tuple[Name, ...]] = Field(
-        default=None, description="hidden listeners: they receive the content, the sender and recipients do not know")
-
-    @property
-    def secret(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
-
-    @property
-    def has_perception(self) -> bool:
-        return bool(self.secret or self.inattentive or self.perceived_as)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _norm(cls, d):
-        if isinstance(d, dict) and isinstance(d.get("content"), (dict, str)):
-            d = dict(d)
-            d["content"] = (d["content"],)
-        return d
-
-    @property
-    def actors(self):
-        return (self.sender,)
+    overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
 
     def describe(self):
         return f"{self.sender} publicly claimed that " + "; ".join(c.text() for c in self.content)

@@ -6,7 +6,7 @@ questions; every answer comes from :func:`belief.truth.checker.check`, never fro
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
 
 from belief.truth.checker import check
@@ -24,6 +24,20 @@ class LabelledQuestion:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+
+@dataclass
+class TurnQuestion(LabelledQuestion):
+    """A question asked of ``asked`` about ``target`` after trace event ``t`` (the game's turn ``turn``), of a
+    belief ``level`` and a ``template``: the fields the turn-based worlds' questions share."""
+
+    id: str
+    t: int
+    turn: int
+    asked: str
+    target: str
+    level: str
+    template: str
 
 
 def label(trace, qs: Iterable, env: str, answer: Callable) -> list:

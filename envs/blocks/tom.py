@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
-from belief.envs.base.labels import LabelledQuestion
+from belief.envs.base.labels import TurnQuestion
 from belief.envs.blocks.events import f_inventory, f_target
 from belief.envs.blocks.rules import rules_of
 from belief.envs.blocks.world import AGENTS, cell_text
@@ -38,14 +38,7 @@ FORMS = ("x_knows_you_know", "you_know_x_knows")
 
 
 @dataclass
-class BlocksQuestion(LabelledQuestion):
-    id: str
-    t: int
-    turn: int
-    asked: str
-    target: str
-    level: str
-    template: str
+class BlocksQuestion(TurnQuestion):
     subject: list        # [x, y, z] for target, [agent, colour] for inventory
     text: str = ""
     answer: Optional[bool] = None

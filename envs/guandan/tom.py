@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
-from belief.envs.base.labels import LabelledQuestion
+from belief.envs.base.labels import TurnQuestion
 from belief.envs.guandan.cards import BLACK_JOKER, DECK_SIZE, RED_JOKER, face, rank, wild_face
 from belief.envs.guandan.events import PLAYERS, f_holds
 from belief.grading.levels import LEVELS
@@ -37,14 +37,7 @@ TEMPLATES = ("no_joker", "no_red_joker", "no_wild", "bomb")
 
 
 @dataclass
-class HandQuestion(LabelledQuestion):
-    id: str
-    t: int
-    turn: int
-    asked: str
-    target: str
-    level: str
-    template: str
+class HandQuestion(TurnQuestion):
     game_level: int     # the deal's level rank (which hearts are wild)
     text: str = ""
     answer: Optional[bool] = None
