@@ -53,6 +53,17 @@ def _interleave(a: list, b: list) -> list:
     return out
 
 
+def choose_lacking(rng: random.Random, goals: dict, lacking: dict, agent: str, helper: str):
+    """A colour of ``agent``'s goal that ``agent`` will lack and ``helper`` will hold (preferably one
+    ``helper``'s own goal does not use), added to ``lacking[agent]``; None when there is none to choose."""
+    options = sorted(set(goals[agent].values()) - lacking[helper])
+    if not options:
+        return None
+    colour = rng.choice([c for c in options if c not in goals[helper].values()] or options)
+    lacking[agent].add(colour)
+    return colour
+
+
 def check_family(family):
     if family is not None and family not in FAMILIES:
         raise BlocksError(f"unknown task family {family!r}; expected one of {', '.join(FAMILIES)}")
@@ -91,11 +102,9 @@ def generate_project(seed: int, family: str | None = None) -> Task:
         dependents = [first] + ([a for a in AGENTS if a != first] if rng.random() < 0.4 else [])
         for d in dependents:
             helper = next(a for a in AGENTS if a != d)
-            options = sorted(set(goals[d].values()) - lacking[helper])
-            if not options:
+            colour = choose_lacking(rng, goals, lacking, d, helper)
+            if colour is None:
                 continue
-            colour = rng.choice([c for c in options if c not in goals[helper].values()] or options)
-            lacking[d].add(colour)
             moved = inventories[d].pop(colour)
             inventories[helper][colour] += moved
             for c, col in goals[d].items():

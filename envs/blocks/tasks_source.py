@@ -32,6 +32,7 @@ import random
 from collections import Counter
 
 from belief.envs.blocks.rules import SOURCE
+from belief.envs.blocks.tasks import choose_lacking
 from belief.envs.blocks.world import AGENTS, BlocksError, Step, Task, replay_plan, supported
 
 FAMILIES = ("independent", "skill", "goal")
@@ -159,11 +160,9 @@ def generate_source(seed: int, family: str | None = None) -> Task:
         dependents = [first] + ([a for a in AGENTS if a != first] if family == "skill" and rng.random() < 0.4 else [])
         for d in dependents:
             helper = next(a for a in AGENTS if a != d)
-            options = sorted(set(goals[d].values()) - lacking[helper])
-            if not options:
+            colour = choose_lacking(rng, goals, lacking, d, helper)
+            if colour is None:
                 continue
-            colour = rng.choice([c for c in options if c not in goals[helper].values()] or options)
-            lacking[d].add(colour)
             cells = [c for c in order if goals[d].get(c) == colour]
             # a goal of several colours lacks this one; a one-colour goal keeps about half of it ("I only
             # have three green blocks", the source's figure 1)
