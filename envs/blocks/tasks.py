@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from belief.envs.blocks.lacking import choose_lacking
 from belief.envs.blocks.rules import DEFAULT_RULES, PROJECT, rules_of
 from belief.envs.blocks.world import AGENTS, CELLS, BlocksError, Step, Task, replay_plan, supported
 
@@ -51,17 +52,6 @@ def _interleave(a: list, b: list) -> list:
     for i in range(max(len(a), len(b))):
         out += a[i:i + 1] + b[i:i + 1]
     return out
-
-
-def choose_lacking(rng: random.Random, goals: dict, lacking: dict, agent: str, helper: str):
-    """A colour of ``agent``'s goal that ``agent`` will lack and ``helper`` will hold (preferably one
-    ``helper``'s own goal does not use), added to ``lacking[agent]``; None when there is none to choose."""
-    options = sorted(set(goals[agent].values()) - lacking[helper])
-    if not options:
-        return None
-    colour = rng.choice([c for c in options if c not in goals[helper].values()] or options)
-    lacking[agent].add(colour)
-    return colour
 
 
 def check_family(family):

@@ -32,7 +32,7 @@ import random
 from collections import Counter
 
 from belief.envs.blocks.rules import SOURCE
-from belief.envs.blocks.tasks import choose_lacking
+from belief.envs.blocks.lacking import choose_lacking
 from belief.envs.blocks.world import AGENTS, BlocksError, Step, Task, replay_plan, supported
 
 FAMILIES = ("independent", "skill", "goal")
