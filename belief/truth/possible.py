@@ -35,6 +35,9 @@ class Elimination:
         self._memo: dict = {}
         self._groups: dict = {}
         self._busy: set = set()
+        #: (chain, fluent, at) -> does the chain know the constrained fluent (:meth:`GroundTruth._kw`'s memo)
+        self.known: dict = {}
+        self._propagated: dict = {}
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -142,6 +145,15 @@ class Elimination:
         return best
 
     # --- the group -------------------------------------------------------------------------------
+    def propagate(self, sets: dict) -> dict:
+        """:meth:`Constraints.propagate`, memoised on its input: chains and times share few distinct sets.
+        The result is shared: read it, never change it."""
+        key = tuple((f, v if v is None or isinstance(v, frozenset) else frozenset(v)) for f, v in sets.items())
+        out = self._propagated.get(key)
+        if out is None:
+            out = self._propagated[key] = self.c.propagate(sets)
+        return out
+
     def possible(self, chain: tuple, f: tuple, at: int) -> Optional[frozenset]:
         """Values of ``f`` not ruled out for ``chain`` after event ``at`` (None: any value)."""
         key = (chain, f, at)
@@ -152,7 +164,7 @@ class Elimination:
         self._busy.add(key)
         try:
             sets = {g: self.base(chain, g, at) for g in self.group(f)}
-            prop = self.c.propagate(sets)
+            prop = self.propagate(sets)
             if any(v is not None and not v for v in prop.values()):
                 out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
             else:
@@ -170,23 +182,24 @@ class Elimination:
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
         """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
         t = self.truth
-        p = t.lookup(chain, f, at)
-        since = p.t if p is not None else -1
+        at = t._at(at)  # as lookup reads it (-1: the last event)
+        p = t._held(chain, f, at)
+        since = p[0] if p is not None else -1
         sets: dict = {}
         any_later = False
         for g in self.group(f):
             if g == f:
                 sets[g] = {t.reality(f, at)}
                 continue
-            q = t.lookup(chain, g, at)
-            if q is not None and q.t > since and isinstance(q.value, str):
-                sets[g] = {q.value}
+            q = t._held(chain, g, at)
+            if q is not None and q[0] > since and isinstance(q[1], str):
+                sets[g] = {q[1]}
                 any_later = True
             else:
                 sets[g] = None
         if not any_later:
             return False
-        prop = self.c.propagate(sets)
+        prop = self.propagate(sets)
         return any(v is not None and not v for v in prop.values())
 
 
