@@ -38,13 +38,20 @@ class Elimination:
         #: (chain, fluent, at) -> does the chain know the constrained fluent (:meth:`GroundTruth._kw`'s memo)
         self.known: dict = {}
         self._propagated: dict = {}
+        #: (chain, group number, at) -> (base sets, their propagation, contradiction?): one per group, not per fluent
+        self._propagated_group: dict = {}
+        self._held: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
+        return self._group(f)[1]
+
+    def _group(self, f: tuple) -> tuple:
+        """``(number, members)`` of ``f``'s group: the one found from the first of its members asked about."""
         g = self._groups.get(f)
         if g is None:
-            g = self.c.group(f, self.truth._index)
-            for h in g:
+            g = (len(self._groups), self.c.group(f, self.truth._index))
+            for h in g[1]:
                 self._groups.setdefault(h, g)
         return g
 
@@ -59,7 +66,8 @@ class Elimination:
         if t._kw_direct(chain, g, at):
             # the value as the chain's first agent holds it (for a deeper chain it may lag behind reality:
             # the first agent knows that the others know what it knows)
-            held = t.value(chain[:1], g, at)
+            held = t._held(chain[:1], g, t._at(at))  # as value() reads it (-1: the last event)
+            held = held[1] if held is not None else None
             return frozenset((held if isinstance(held, str) else t.reality(g, at),))
         idx = t._index.get(g)
         ids = t._ids(chain)
@@ -159,18 +167,24 @@ class Elimination:
         key = (chain, f, at)
         if key in self._memo:
             return self._memo[key]
-        if key in self._busy:  # a condition that depends on itself: no elimination for it
-            return self.base(chain, f, at)
-        self._busy.add(key)
-        try:
-            sets = {g: self.base(chain, g, at) for g in self.group(f)}
-            prop = self.propagate(sets)
-            if any(v is not None and not v for v in prop.values()):
-                out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
-            else:
-                out = frozenset(prop[f]) if prop.get(f) is not None else None
-        finally:
-            self._busy.discard(key)
+        number, group = self._group(f)
+        gkey = (chain, number, at)
+        found = self._propagated_group.get(gkey)
+        if found is None:
+            if gkey in self._busy:  # a condition that depends on itself: no elimination for it
+                return self.base(chain, f, at)
+            self._busy.add(gkey)
+            try:
+                sets = {g: self.base(chain, g, at) for g in group}
+                prop = self.propagate(sets)
+                found = self._propagated_group[gkey] = (sets, prop, any(v is not None and not v for v in prop.values()))
+            finally:
+                self._busy.discard(gkey)
+        sets, prop, contradiction = found
+        if contradiction:
+            out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
+        else:
+            out = frozenset(prop[f]) if prop.get(f) is not None else None
         self._memo[key] = out
         return out
 
@@ -179,19 +193,28 @@ class Elimination:
         s = self.possible(chain, f, at)
         return s is not None and len(s) == 1 and self.truth.has_value(f, at) and next(iter(s)) == self.truth.reality(f, at)
 
+    def _held_group(self, chain: tuple, f: tuple, at: int) -> dict:
+        """Member of ``f``'s group -> ``(t, value)`` the chain holds at ``at`` (None: never set), in group order."""
+        number, group = self._group(f)
+        key = (chain, number, at)
+        held = self._held.get(key)
+        if held is None:
+            held = self._held[key] = {g: self.truth._held(chain, g, at) for g in group}
+        return held
+
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
         """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
         t = self.truth
         at = t._at(at)  # as lookup reads it (-1: the last event)
-        p = t._held(chain, f, at)
+        held = self._held_group(chain, f, at)
+        p = held[f]
         since = p[0] if p is not None else -1
         sets: dict = {}
         any_later = False
-        for g in self.group(f):
+        for g, q in held.items():
             if g == f:
                 sets[g] = {t.reality(f, at)}
                 continue
-            q = t._held(chain, g, at)
             if q is not None and q[0] > since and isinstance(q[1], str):
                 sets[g] = {q[1]}
                 any_later = True
