@@ -33,14 +33,15 @@ class Elimination:
         self.truth = truth
         self.c = constraints
         self._memo: dict = {}
-        self._groups: dict = {}
+        self._groups: dict = {}  # fluent -> (group number, members)
+        self._n_groups = 0
         self._busy: set = set()
         #: (chain, fluent, at) -> does the chain know the constrained fluent (:meth:`GroundTruth._kw`'s memo)
         self.known: dict = {}
         self._propagated: dict = {}
         #: (chain, group number, at) -> (base sets, their propagation, contradiction?): one per group, not per fluent
         self._propagated_group: dict = {}
-        self._held: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
+        self._holding: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -50,7 +51,8 @@ class Elimination:
         """``(number, members)`` of ``f``'s group: the one found from the first of its members asked about."""
         g = self._groups.get(f)
         if g is None:
-            g = (len(self._groups), self.c.group(f, self.truth._index))
+            g = (self._n_groups, self.c.group(f, self.truth._index))
+            self._n_groups += 1
             for h in g[1]:
                 self._groups.setdefault(h, g)
         return g
@@ -197,9 +199,9 @@ class Elimination:
         """Member of ``f``'s group -> ``(t, value)`` the chain holds at ``at`` (None: never set), in group order."""
         number, group = self._group(f)
         key = (chain, number, at)
-        held = self._held.get(key)
+        held = self._holding.get(key)
         if held is None:
-            held = self._held[key] = {g: self.truth._held(chain, g, at) for g in group}
+            held = self._holding[key] = {g: self.truth._held(chain, g, at) for g in group}
         return held
 
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
