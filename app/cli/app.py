@@ -108,6 +108,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                   "agent kind."),
     "checker": ("tom", "Random trace of enters, exits, moves and messages; time to build the truth and to answer "
                 "chain queries."),
+    "elimination": ("bench_elimination", "CPU seconds per random-agent bomb episode and CPU ms per knows_chain / "
+                    "possible query, as one JSON line."),
     "online": ("tom", "Append N events to a Tracker with one chain query after each; CPU time per event and query "
                "against one batch check."),
     "transport": ("transport", "CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean "

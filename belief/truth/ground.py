@@ -125,7 +125,14 @@ class GroundTruth:
         self._trace_names: Optional[TraceNames] = None
         #: the world's rules (docs/logic.md, "Knowledge by elimination"); None: every fluent stands alone
         self.constraints = constraints if constraints else None
-        self._elim = Elimination(self, constraints) if constraints else None
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop what queries memoised (possible-value sets, met conditions): a truth whose index grew since
+        (the tracker's live truth) starts afresh."""
+        self._elim = Elimination(self, self.constraints) if self.constraints else None
+        #: (fluent index, update, chain) -> does the chain meet the update's condition (see :meth:`_cond_ok`)
+        self._conds: dict = {}
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -362,11 +369,18 @@ class GroundTruth:
 
     def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
         """Did ``chain`` last hold (before update ``j``) one of the condition's values? A possible change
-        since does not erase what it last saw."""
+        since does not erase what it last saw. Memoised: the answer reads only what happened before update
+        ``j`` (a chain's conditions nest back through the history, each asked again and again)."""
         cond = idx.conds.get(j)
         if cond is None:
             return True
-        before = idx.times[j] - 1
+        key = (idx, j, chain)
+        ok = self._conds.get(key)
+        if ok is None:
+            ok = self._conds[key] = self._cond_holds(chain, cond, idx.times[j] - 1)
+        return ok
+
+    def _cond_holds(self, chain: tuple, cond, before: int) -> bool:
         if isinstance(cond, MayCondition):
             return all(self._may_hold(chain, g, values, before) for g, values in cond)
         g, values = cond
@@ -487,6 +501,17 @@ class GroundTruth:
 
     provenance = lookup
 
+    def _held(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(t, value)`` of :meth:`lookup` for a normalised chain, without building its provenance."""
+        found = self._find(chain, fluent, at)
+        if found is None:
+            return None
+        idx, kind, k = found
+        if kind == "g":
+            return idx.times[k], self._resolve(fluent, idx.values[k], idx.times[k], at)
+        ov = idx.overrides[tuple(self._aid[a] for a in chain)]
+        return ov[0][k], ov[1][k]
+
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
         p = self.lookup(chain, fluent, at)
@@ -546,10 +571,14 @@ class GroundTruth:
         el = self._elim
         if el is None or not self.constraints.constrained(fluent):
             return self._kw_direct(chain, fluent, at)
-        if not (self._kw_direct(chain, fluent, at)
-                or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at)))):
-            return False
-        return not el.defeated(chain, fluent, at)
+        key = (chain, fluent, at)
+        kw = el.known.get(key)
+        if kw is None:
+            kw = el.known[key] = (
+                (self._kw_direct(chain, fluent, at)
+                 or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at))))
+                and not el.defeated(chain, fluent, at))
+        return kw
 
     def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)

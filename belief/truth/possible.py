@@ -33,15 +33,27 @@ class Elimination:
         self.truth = truth
         self.c = constraints
         self._memo: dict = {}
-        self._groups: dict = {}
+        self._groups: dict = {}  # fluent -> (group number, members)
+        self._n_groups = 0
         self._busy: set = set()
+        #: (chain, fluent, at) -> does the chain know the constrained fluent (:meth:`GroundTruth._kw`'s memo)
+        self.known: dict = {}
+        self._propagated: dict = {}
+        #: (chain, group number, at) -> (base sets, their propagation, contradiction?): one per group, not per fluent
+        self._propagated_group: dict = {}
+        self._holding: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
+        return self._group(f)[1]
+
+    def _group(self, f: tuple) -> tuple:
+        """``(number, members)`` of ``f``'s group: the one found from the first of its members asked about."""
         g = self._groups.get(f)
         if g is None:
-            g = self.c.group(f, self.truth._index)
-            for h in g:
+            g = (self._n_groups, self.c.group(f, self.truth._index))
+            self._n_groups += 1
+            for h in g[1]:
                 self._groups.setdefault(h, g)
         return g
 
@@ -56,7 +68,8 @@ class Elimination:
         if t._kw_direct(chain, g, at):
             # the value as the chain's first agent holds it (for a deeper chain it may lag behind reality:
             # the first agent knows that the others know what it knows)
-            held = t.value(chain[:1], g, at)
+            held = t._held(chain[:1], g, t._at(at))  # as value() reads it (-1: the last event)
+            held = held[1] if held is not None else None
             return frozenset((held if isinstance(held, str) else t.reality(g, at),))
         idx = t._index.get(g)
         ids = t._ids(chain)
@@ -142,23 +155,38 @@ class Elimination:
         return best
 
     # --- the group -------------------------------------------------------------------------------
+    def propagate(self, sets: dict) -> dict:
+        """:meth:`Constraints.propagate`, memoised on its input: chains and times share few distinct sets.
+        The result is shared: read it, never change it."""
+        key = tuple((f, v if v is None or isinstance(v, frozenset) else frozenset(v)) for f, v in sets.items())
+        out = self._propagated.get(key)
+        if out is None:
+            out = self._propagated[key] = self.c.propagate(sets)
+        return out
+
     def possible(self, chain: tuple, f: tuple, at: int) -> Optional[frozenset]:
         """Values of ``f`` not ruled out for ``chain`` after event ``at`` (None: any value)."""
         key = (chain, f, at)
         if key in self._memo:
             return self._memo[key]
-        if key in self._busy:  # a condition that depends on itself: no elimination for it
-            return self.base(chain, f, at)
-        self._busy.add(key)
-        try:
-            sets = {g: self.base(chain, g, at) for g in self.group(f)}
-            prop = self.c.propagate(sets)
-            if any(v is not None and not v for v in prop.values()):
-                out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
-            else:
-                out = frozenset(prop[f]) if prop.get(f) is not None else None
-        finally:
-            self._busy.discard(key)
+        number, group = self._group(f)
+        gkey = (chain, number, at)
+        found = self._propagated_group.get(gkey)
+        if found is None:
+            if gkey in self._busy:  # a condition that depends on itself: no elimination for it
+                return self.base(chain, f, at)
+            self._busy.add(gkey)
+            try:
+                sets = {g: self.base(chain, g, at) for g in group}
+                prop = self.propagate(sets)
+                found = self._propagated_group[gkey] = (sets, prop, any(v is not None and not v for v in prop.values()))
+            finally:
+                self._busy.discard(gkey)
+        sets, prop, contradiction = found
+        if contradiction:
+            out = sets[f]  # the chain's records contradict the rules (it missed a change): no elimination
+        else:
+            out = frozenset(prop[f]) if prop.get(f) is not None else None
         self._memo[key] = out
         return out
 
@@ -167,26 +195,36 @@ class Elimination:
         s = self.possible(chain, f, at)
         return s is not None and len(s) == 1 and self.truth.has_value(f, at) and next(iter(s)) == self.truth.reality(f, at)
 
+    def _held_group(self, chain: tuple, f: tuple, at: int) -> dict:
+        """Member of ``f``'s group -> ``(t, value)`` the chain holds at ``at`` (None: never set), in group order."""
+        number, group = self._group(f)
+        key = (chain, number, at)
+        held = self._holding.get(key)
+        if held is None:
+            held = self._holding[key] = {g: self.truth._held(chain, g, at) for g in group}
+        return held
+
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
         """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
         t = self.truth
-        p = t.lookup(chain, f, at)
-        since = p.t if p is not None else -1
+        at = t._at(at)  # as lookup reads it (-1: the last event)
+        held = self._held_group(chain, f, at)
+        p = held[f]
+        since = p[0] if p is not None else -1
         sets: dict = {}
         any_later = False
-        for g in self.group(f):
+        for g, q in held.items():
             if g == f:
                 sets[g] = {t.reality(f, at)}
                 continue
-            q = t.lookup(chain, g, at)
-            if q is not None and q.t > since and isinstance(q.value, str):
-                sets[g] = {q.value}
+            if q is not None and q[0] > since and isinstance(q[1], str):
+                sets[g] = {q[1]}
                 any_later = True
             else:
                 sets[g] = None
         if not any_later:
             return False
-        prop = self.c.propagate(sets)
+        prop = self.propagate(sets)
         return any(v is not None and not v for v in prop.values())
 
 

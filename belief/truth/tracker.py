@@ -31,7 +31,6 @@ from belief.logic.formula import Formula
 from belief.logic.policies import TrustPolicy, get_policy
 from belief.truth.ground import GroundTruth, TraceNames, TruthAnswer
 from belief.truth.index import IndexBuilder
-from belief.truth.possible import Elimination
 from belief.truth.trace import Trace, _Event, parse_event
 from belief.truth.typed_trace import MAX_REPORTED, type_problems
 
@@ -83,7 +82,7 @@ class TrackedTruth(GroundTruth):
         #: the world's rules (the trace meta's "constraints"); a fresh elimination per truth: its memo is the
         #: truth of one prefix (the live one is renewed on every append)
         self.constraints = tracker.constraints
-        self._elim = Elimination(self, tracker.constraints) if tracker.constraints else None
+        self.forget()
         self._n_fluents = None if live else len(b.index)
         self._tracker = tracker
 
@@ -160,8 +159,7 @@ class Tracker:
         self._replay(ev, n)
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
-        if self.constraints is not None:  # possible-value sets are memoised per truth: start afresh
-            self._live._elim = Elimination(self._live, self.constraints)
+        self._live.forget()  # possible-value sets and met conditions are memoised per truth: start afresh
         if len(self._agents) != len(self.replay.agents):
             self._live.agents = self._agent_tuple()
         return ev

@@ -1,0 +1,17 @@
+"""``belief bench elimination``: one JSON line of CPU figures (shape only; never timed assertions)."""
+
+import json
+
+from typer.testing import CliRunner
+
+from belief.app.cli import app
+
+
+def test_bench_elimination_small():
+    r = CliRunner().invoke(app, ["bench", "elimination", "--episodes", "1", "--seed", "3", "--queries", "20",
+                                 "--max-rounds", "4", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.output.strip().splitlines()[-1])
+    assert set(s) >= {"episode_cpu_s", "knows_chain_ms", "possible_ms", "episode_cpu_s_max", "per_episode"}
+    assert s["episodes"] == 1 and [e["seed"] for e in s["per_episode"]] == [3]
+    assert s["per_episode"][0]["events"] > 0 and s["knows_chain_ms"] is not None

@@ -1,0 +1,79 @@
+"""Knowledge by elimination is memoised per truth (possible-value sets, met conditions, propagations): the
+answers must not depend on what was asked before, nor, online, on the appends in between.
+
+``test_answers_match_the_implementation_before_memoisation``: a random-agent bomb episode (its trace stored,
+gzipped) and the answers of ``possible`` and ``knows_chain`` that the checker gave before anything in it was
+memoised (commit 659ed28), for every chain of one or two agents, every constrained fluent and 12 times.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import random
+from pathlib import Path
+
+from belief.truth.checker import check
+from belief.truth.trace import Trace
+from belief.truth.tracker import Tracker
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bomb"
+
+
+def _trace(name: str) -> Trace:
+    with gzip.open(FIXTURES / name, "rt", encoding="utf-8") as f:
+        return Trace.loads(f.read())
+
+
+def _queries(truth) -> list:
+    """Every chain of one or two agents x every constrained fluent, at the fixture's times (in this order)."""
+    agents = list(truth.agents)
+    chains = [(a,) for a in agents] + list(itertools.product(agents, repeat=2))
+    fluents = [f for f in truth.fluents() if truth.constraints.constrained(f)]
+    n = len(truth.events)
+    times = sorted({0, n // 7, n // 5, n // 3, n // 2, 2 * n // 3, 3 * n // 4, 5 * n // 6, n - 20, n - 7, n - 2, n - 1})
+    return [(c, f, at) for at in times for c in chains for f in fluents]
+
+
+def _answer(truth, c, f, at) -> list:
+    p = truth.possible(c, f, at)
+    return [sorted(p) if p is not None else None, truth.knows_chain(c, f, at)]
+
+
+def test_answers_match_the_implementation_before_memoisation():
+    truth = check(_trace("bomb_2.trace.jsonl.gz"))
+    with gzip.open(FIXTURES / "bomb_2.elimination.json.gz", "rt", encoding="utf-8") as f:
+        expected = json.load(f)
+    queries = _queries(truth)
+    assert len(queries) == len(expected) > 2000
+    wrong = [(q, e, got) for q, e in zip(queries, expected) if (got := _answer(truth, *q)) != e]
+    assert not wrong, f"{len(wrong)} answers changed, e.g. {wrong[:3]}"
+
+
+def test_answers_do_not_depend_on_the_order_of_the_questions():
+    trace = _trace("bomb_2.trace.jsonl.gz")
+    queries = random.Random(0).sample(_queries(check(trace)), 400)
+    forward = check(trace)
+    first = [_answer(forward, *q) for q in queries]
+    backward = check(trace)
+    second = [_answer(backward, *q) for q in reversed(queries)][::-1]
+    assert first == second
+
+
+def test_tracker_with_constraints_answers_as_the_batch_check_of_each_prefix():
+    trace = _trace("bomb_2.trace.jsonl.gz")
+    tracker = Tracker(meta=dict(trace.meta))
+    rng = random.Random(1)
+    whole = check(trace)
+    fluents = [f for f in whole.fluents() if whole.constraints.constrained(f)]
+    for n, ev in enumerate(trace, start=1):
+        tracker.append(ev)
+        if n % 97 and n != len(trace):
+            continue
+        batch = check(Trace(list(trace)[:n], meta=dict(trace.meta)))
+        agents = list(batch.agents)
+        for _ in range(40):
+            q = (tuple(rng.choice(agents) for _ in range(rng.randint(1, 2))), rng.choice(fluents), rng.randrange(n))
+            assert tracker.knows_chain(*q) == batch.knows_chain(*q), q
+            assert tracker._live.possible(*q) == batch.possible(*q), q
