@@ -232,6 +232,20 @@ class GroundTruth:
         e = idx.real_e[k]
         return Provenance(idx.real_t[k], idx.real_v[k], self.events[e], HOW_REALITY)
 
+    def _actual(self, fluent: tuple, at: int, eliminate: bool = True) -> Optional[Provenance]:
+        """What stands for the real value in knowledge: the trace's reality, or in a private trace its owner's
+        own belief (what it saw *and was told*: messages never write a private trace's reality), else, with
+        ``eliminate``, the one value elimination leaves the owner (docs/logic.md, "Private traces")."""
+        if self.owner is not None and self.owner in self._aid:
+            ref = self.lookup((self.owner,), fluent, at)
+            if ref is not None and not is_marker(ref.value):
+                return ref
+            if eliminate and self._elim is not None and self.constraints.constrained(fluent):
+                s = self._elim.possible((self.owner,), fluent, at)
+                if s is not None and len(s) == 1:
+                    return Provenance(at, next(iter(s)), None, HOW_REALITY)
+        return self._reality_prov(fluent, at)
+
     def changed_between(self, fluent, start: int, end: int) -> bool:
         """Did the fluent's real value change at some time in ``(start, end]``?"""
         idx = self._index.get(fluent_of(fluent))
@@ -537,7 +551,8 @@ class GroundTruth:
         if self._elim is not None and self.constraints.constrained(fluent):
             return self._elim.possible(chain, fluent, at)
         if self._kw_direct(chain, fluent, at):
-            return frozenset((self.reality(fluent, at),))
+            real = self._actual(fluent, at, eliminate=False)
+            return frozenset((real.value if real is not None else None,))
         return self.constraints.domain(fluent) if self.constraints else None
 
     def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
@@ -569,11 +584,7 @@ class GroundTruth:
                 return False
             if raw is OPAQUE:  # they saw it: still true unless it changed since
                 return not self.changed_between(fluent, t_u, at)
-            if self.owner is not None and self.owner in self._aid:
-                ref = self.lookup((self.owner,), fluent, at)
-                if ref is not None and not is_marker(ref.value):
-                    return ref.value == raw
-            real = self._reality_prov(fluent, at)
+            real = self._actual(fluent, at, eliminate=False)
             return real is not None and real.value == raw
         if not self._kw(chain[1:], fluent, at):
             return False

@@ -57,7 +57,10 @@ class Elimination:
             # the value as the chain's first agent holds it (for a deeper chain it may lag behind reality:
             # the first agent knows that the others know what it knows)
             held = t.value(chain[:1], g, at)
-            return frozenset((held if isinstance(held, str) else t.reality(g, at),))
+            if isinstance(held, str):
+                return frozenset((held,))
+            real = t._actual(g, at, eliminate=False)
+            return frozenset((real.value if real is not None else None,))
         idx = t._index.get(g)
         ids = t._ids(chain)
         if idx is None or ids is None:
@@ -165,7 +168,10 @@ class Elimination:
     def knows(self, chain: tuple, f: tuple, at: int) -> bool:
         """Does one value remain for ``chain``, the real one?"""
         s = self.possible(chain, f, at)
-        return s is not None and len(s) == 1 and self.truth.has_value(f, at) and next(iter(s)) == self.truth.reality(f, at)
+        if s is None or len(s) != 1:
+            return False
+        real = self.truth._actual(f, at)  # in a private trace: its owner's belief
+        return real is not None and next(iter(s)) == real.value
 
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
         """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
@@ -176,7 +182,8 @@ class Elimination:
         any_later = False
         for g in self.group(f):
             if g == f:
-                sets[g] = {t.reality(f, at)}
+                real = t._actual(f, at)
+                sets[g] = {real.value if real is not None else None}
                 continue
             q = t.lookup(chain, g, at)
             if q is not None and q.t > since and isinstance(q.value, str):
