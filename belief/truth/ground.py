@@ -384,6 +384,13 @@ class GroundTruth:
         if isinstance(cond, MayCondition):
             return all(self._may_hold(chain, g, values, before) for g, values in cond)
         g, values = cond
+        return self.draws(chain, g, values, before)
+
+    def draws(self, chain: tuple, g: tuple, values, before: int) -> bool:
+        """Does ``chain`` draw an observation conditional on ``g`` having one of ``values`` just after event
+        ``before``: it last held one of them (a possible change since does not erase what it saw), or its
+        possible set lies inside them. The filter asks the same of an agent's record (docs/logic.md)."""
+        values = frozenset(values)
         if self._sure_held(chain, g, values, before):
             return True
         if self._elim is not None and self.constraints.constrained(g) and before >= 0:
@@ -562,9 +569,19 @@ class GroundTruth:
         if el is None or not self.constraints.constrained(fluent):
             return self._kw_direct(chain, fluent, at)
         if not (self._kw_direct(chain, fluent, at)
-                or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at)))):
+                or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at))
+                    and not (len(chain) == 1 and self._believes_otherwise(chain, fluent, at)))):
             return False
         return not el.defeated(chain, fluent, at)
+
+    def _believes_otherwise(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """Does ``chain`` hold a definite value other than the real one (a false or stale message)? Then it does
+        not know by elimination either: knowledge is factive."""
+        p = self.lookup(chain, fluent, at)
+        if p is None or is_marker(p.value):
+            return False
+        real = self._actual(fluent, at)
+        return real is None or p.value != real.value
 
     def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)

@@ -206,3 +206,18 @@ def test_private_record_knows_the_cut_turn_by_elimination():
     # before the shorter sequence is read: unsure in both
     world3, mine3 = _mine(events[:4], "bravo")
     assert not world3.knows("bravo", f) and not mine3.knows("bravo", f)
+
+
+def test_a_stale_message_is_believed_never_known_even_when_elimination_pins_the_value():
+    """Bravo saw every room and bomb 1 vanish from room 6, then is told (stale) that bomb 1 is in room 6: the
+    rules still leave only "defused", but bravo believes room 6, so it does not know (knowledge is factive)."""
+    events = [setup(bomb_1="room_6", bomb_2="room_5"),
+              Observe(agents=("bravo",), fluents=(("contents", "room_0"), ("contents", "room_5"), ("contents", "room_6"))),
+              *vanish("alpha", "bomb_1", "room_6"),
+              Announce(sender="charlie", audience=("bravo",),
+                       content=(Content(predicate="in", subject=("bomb_1",), value="room_6"),))]
+    truth = check(Trace(events, meta={"constraints": BOMB_RULES}))
+    f = ("in", "bomb_1")
+    assert truth.knows("bravo", f, at=4)  # before the message
+    assert truth.value("bravo", f) == "room_6" and truth.possible("bravo", f) == {"defused"}
+    assert not truth.knows("bravo", f)

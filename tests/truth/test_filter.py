@@ -143,3 +143,25 @@ def test_private_traces_of_a_peek_and_a_distraction():
     assert check(anne).value(("Anne", "Dana"), ("in", "ball")) == "box"
     # Dana missed it
     assert [e.kind for e in dana] == ["enter", "move"] and check(dana).value(("Dana",), ("in", "ball")) == "basket"
+
+
+def test_a_conditional_observation_after_a_possible_change_reaches_the_private_trace():
+    """The filter asks the checker's own rule whether the agent draws a conditional observation: what it last
+    saw counts after a possible change it saw (the filter used to read the now-unsure value and drop it)."""
+    from belief.truth.trace import Action, Condition, Effect, Observe, Possible
+
+    seq, changed = ("seq", "bomb_3"), ("changed", "bomb_3")
+    trace = Trace([
+        Action(name="setup", effects=(Effect(predicate="seq", subject=("bomb_3",), value="green,blue"),
+                                      Effect(predicate="changed", subject=("bomb_3",), value="no")), visible_to=()),
+        Observe(agents=("alpha",), fluents=(seq,), values=("green,blue",)),
+        Possible(agent="bravo", observers=("alpha", "bravo"), fluents=(seq, changed), values=(None, "yes")),
+        Action(name="apply", agent="bravo", visible_to=("bravo",),
+               effects=(Effect(predicate="seq", subject=("bomb_3",), value="blue"),
+                        Effect(predicate="changed", subject=("bomb_3",), value="yes"))),
+        Observe(agents=("alpha",), fluents=(changed,), given=Condition(fluent=seq, values=("green,blue",))),
+        Observe(agents=("alpha",), fluents=(seq,)),
+    ])
+    world, mine = check(trace), check(private_trace(trace, "alpha"))
+    assert world.value(("alpha",), changed) == "yes" and world.knows("alpha", changed)
+    assert mine.value(("alpha",), changed) == "yes" and mine.knows("alpha", changed)
