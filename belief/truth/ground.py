@@ -380,11 +380,21 @@ class GroundTruth:
         cond = idx.conds.get(j)
         if cond is None:
             return True
-        before = idx.times[j] - 1
-        if isinstance(cond, MayCondition):
-            return all(self._may_hold(chain, g, values, before) for g, values in cond)
-        g, values = cond
-        return self.draws(chain, g, values, before)
+        # remembered per truth: the answer reads only events before update j, and conditions of possible
+        # changes nest (each reads the condition fluent's own conditioned updates), exponentially if recomputed
+        memo = self.__dict__.get("_cond_memo")
+        if memo is None:
+            memo = self._cond_memo = {}
+        key = (id(idx), j, chain)
+        ok = memo.get(key)
+        if ok is None:
+            before = idx.times[j] - 1
+            if isinstance(cond, MayCondition):
+                ok = all(self._may_hold(chain, g, values, before) for g, values in cond)
+            else:
+                ok = self.draws(chain, cond[0], cond[1], before)
+            memo[key] = ok
+        return ok
 
     def draws(self, chain: tuple, g: tuple, values, before: int) -> bool:
         """Does ``chain`` draw an observation conditional on ``g`` having one of ``values`` just after event
