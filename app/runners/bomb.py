@@ -38,9 +38,8 @@ AGENT_KINDS = ("belief", "planner", "random", "llm")
 def make_agent(kind: str, name: str, env, seed) -> Agent:
     w = env.world
     if kind == "belief":
-        # the agents' records do not take the game's constraints yet: with them, a private record and the global
-        # trace disagree on an introspection answer now and then (seed 0: 1 of 35), a mismatch not yet found
-        return BeliefAgent(name, w.map, w.cutters)
+        # the game's rules are public: its record knows by elimination too (docs/logic.md)
+        return BeliefAgent(name, w.map, w.cutters, constraints=env.trace.meta["constraints"])
     if kind == "planner":
         return PlannerAgent(name, world=w)
     if kind == "random":
@@ -61,7 +60,7 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     # "answer as yourself" reads each agent's own record: the belief agent's, or (other kinds keep none) a
     # record of the same perceived events kept beside the agent
     kind_of = dict(zip(e.possible_agents, kinds))
-    selves = {a: ag if kind_of[a] == "belief" else BeliefAgent(a, e.world.map, e.world.cutters)
+    selves = {a: ag if kind_of[a] == "belief" else make_agent("belief", a, e, seed)
               for a, ag in agents.items()} if ask else {}
     stream = QuestionStream(e.trace.meta) if ask else None
     episode = episode_name(seed)
@@ -78,17 +77,19 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
                 new.extend(stream.feed(ev))
         return new
 
-    def perceive():
+    def perceive(upto=None):
         # what each agent perceived (its private trace) and its info (its own action's result)
         for a, ag in agents.items():
-            events = e.take_perceived(a)
+            events = e.take_perceived(a, upto)
             ag.perceive(events, e.infos.get(a))
             if a in selves and selves[a] is not ag:
                 selves[a].record(events)
 
     def ask_all(new):
-        perceive()
         for q in new:
+            # what it perceived up to the question, not after: a turn's questions come once the next turn's
+            # first events (a new round's deliveries among them) are in the trace
+            perceive(q.t)
             qs.append(q)
             answers.append({"id": q.id, "episode": episode, "agent": q.asked,
                             "answer": agents[q.asked].answer(q.public())})

@@ -4,7 +4,8 @@
 masks what it did not see:
 
 * ``observe``: kept with the values named when the agent is among the observers (and, for a conditional
-  observation, when the agent itself believed the condition); kept *without* values when it only
+  observation, when its record draws it by the checker's rule: it last saw a value of the condition, a
+  possible change since notwithstanding, or elimination leaves only those); kept *without* values when it only
   witnessed the observation (it knows the others looked, not what they saw); dropped otherwise;
 * ``possible``: kept when the agent is an observer;
 * ``action`` / ``set`` / ``move`` / ``statement`` / ``enter`` / ``exit``: kept when the agent saw them
@@ -91,14 +92,10 @@ class PrivateTrace:
         return self.record.add_one(ev, **update)
 
     def _believes(self, fluent, values) -> bool:
+        """Does the agent draw an observation conditional on ``fluent`` in ``values``? The checker's own rule
+        (:meth:`~belief.truth.ground.GroundTruth.draws`) on its record: what it last saw, or elimination."""
         truth = self.record.truth()
-        v = truth.value((self.agent,), tuple(fluent))
-        if isinstance(v, str) and v in values:
-            return True
-        if truth.constraints is not None:  # known by elimination (docs/logic.md)
-            s = truth.possible((self.agent,), tuple(fluent))
-            return s is not None and bool(s) and s <= set(values)
-        return False
+        return truth.draws((self.agent,), tuple(fluent), values, len(self.trace) - 1)
 
     def _arrival(self, ev) -> None:
         """The agent arrived in ``ev.room``: it sees who is there and what the room holds.

@@ -239,6 +239,20 @@ class GroundTruth:
         e = idx.real_e[k]
         return Provenance(idx.real_t[k], idx.real_v[k], self.events[e], HOW_REALITY)
 
+    def _actual(self, fluent: tuple, at: int, eliminate: bool = True) -> Optional[Provenance]:
+        """What stands for the real value in knowledge: the trace's reality, or in a private trace its owner's
+        own belief (what it saw *and was told*: messages never write a private trace's reality), else, with
+        ``eliminate``, the one value elimination leaves the owner (docs/logic.md, "Private traces")."""
+        if self.owner is not None and self.owner in self._aid:
+            ref = self.lookup((self.owner,), fluent, at)
+            if ref is not None and not is_marker(ref.value):
+                return ref
+            if eliminate and self._elim is not None and self.constraints.constrained(fluent):
+                s = self._elim.possible((self.owner,), fluent, at)
+                if s is not None and len(s) == 1:
+                    return Provenance(at, next(iter(s)), None, HOW_REALITY)
+        return self._reality_prov(fluent, at)
+
     def changed_between(self, fluent, start: int, end: int) -> bool:
         """Did the fluent's real value change at some time in ``(start, end]``?"""
         idx = self._index.get(fluent_of(fluent))
@@ -383,7 +397,13 @@ class GroundTruth:
     def _cond_holds(self, chain: tuple, cond, before: int) -> bool:
         if isinstance(cond, MayCondition):
             return all(self._may_hold(chain, g, values, before) for g, values in cond)
-        g, values = cond
+        return self.draws(chain, cond[0], cond[1], before)
+
+    def draws(self, chain: tuple, g: tuple, values, before: int) -> bool:
+        """Does ``chain`` draw an observation conditional on ``g`` having one of ``values`` just after event
+        ``before``: it last held one of them (a possible change since does not erase what it saw), or its
+        possible set lies inside them. The filter asks the same of an agent's record (docs/logic.md)."""
+        values = frozenset(values)
         if self._sure_held(chain, g, values, before):
             return True
         if self._elim is not None and self.constraints.constrained(g) and before >= 0:
@@ -562,7 +582,8 @@ class GroundTruth:
         if self._elim is not None and self.constraints.constrained(fluent):
             return self._elim.possible(chain, fluent, at)
         if self._kw_direct(chain, fluent, at):
-            return frozenset((self.reality(fluent, at),))
+            real = self._actual(fluent, at, eliminate=False)
+            return frozenset((real.value if real is not None else None,))
         return self.constraints.domain(fluent) if self.constraints else None
 
     def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
@@ -576,9 +597,19 @@ class GroundTruth:
         if kw is None:
             kw = el.known[key] = (
                 (self._kw_direct(chain, fluent, at)
-                 or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at))))
+                 or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at))
+                     and not (len(chain) == 1 and self._believes_otherwise(chain, fluent, at))))
                 and not el.defeated(chain, fluent, at))
         return kw
+
+    def _believes_otherwise(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """Does ``chain`` hold a definite value other than the real one (a false or stale message)? Then it does
+        not know by elimination either: knowledge is factive."""
+        p = self.lookup(chain, fluent, at)
+        if p is None or is_marker(p.value):
+            return False
+        real = self._actual(fluent, at)
+        return real is None or p.value != real.value
 
     def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)
@@ -598,11 +629,7 @@ class GroundTruth:
                 return False
             if raw is OPAQUE:  # they saw it: still true unless it changed since
                 return not self.changed_between(fluent, t_u, at)
-            if self.owner is not None and self.owner in self._aid:
-                ref = self.lookup((self.owner,), fluent, at)
-                if ref is not None and not is_marker(ref.value):
-                    return ref.value == raw
-            real = self._reality_prov(fluent, at)
+            real = self._actual(fluent, at, eliminate=False)
             return real is not None and real.value == raw
         if not self._kw(chain[1:], fluent, at):
             return False

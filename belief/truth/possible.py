@@ -70,7 +70,10 @@ class Elimination:
             # the first agent knows that the others know what it knows)
             held = t._held(chain[:1], g, t._at(at))  # as value() reads it (-1: the last event)
             held = held[1] if held is not None else None
-            return frozenset((held if isinstance(held, str) else t.reality(g, at),))
+            if isinstance(held, str):
+                return frozenset((held,))
+            real = t._actual(g, at, eliminate=False)
+            return frozenset((real.value if real is not None else None,))
         idx = t._index.get(g)
         ids = t._ids(chain)
         if idx is None or ids is None:
@@ -193,7 +196,10 @@ class Elimination:
     def knows(self, chain: tuple, f: tuple, at: int) -> bool:
         """Does one value remain for ``chain``, the real one?"""
         s = self.possible(chain, f, at)
-        return s is not None and len(s) == 1 and self.truth.has_value(f, at) and next(iter(s)) == self.truth.reality(f, at)
+        if s is None or len(s) != 1:
+            return False
+        real = self.truth._actual(f, at)  # in a private trace: its owner's belief
+        return real is not None and next(iter(s)) == real.value
 
     def _held_group(self, chain: tuple, f: tuple, at: int) -> dict:
         """Member of ``f``'s group -> ``(t, value)`` the chain holds at ``at`` (None: never set), in group order."""
@@ -215,7 +221,8 @@ class Elimination:
         any_later = False
         for g, q in held.items():
             if g == f:
-                sets[g] = {t.reality(f, at)}
+                real = t._actual(f, at)
+                sets[g] = {real.value if real is not None else None}
                 continue
             if q is not None and q[0] > since and isinstance(q[1], str):
                 sets[g] = {q[1]}

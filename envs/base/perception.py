@@ -13,9 +13,11 @@ class PerceptionLog:
 
     record_trace = True
 
-    def _start_perception(self, agents) -> None:
-        self._filters = {a: PrivateTrace(a) for a in agents}
-        self._perceived: dict[str, list] = {a: [] for a in agents}
+    def _start_perception(self, agents, constraints=None) -> None:
+        """Fresh filters; ``constraints``: the world's rules (``meta["constraints"]``), public, so each agent's
+        filter draws conditional observations by elimination as the global check does."""
+        self._filters = {a: PrivateTrace(a, constraints=constraints) for a in agents}
+        self._perceived: dict[str, list] = {a: [] for a in agents}  # (global index, event perceived)
 
     def _log(self, ev):
         """Append ``ev`` (None: nothing) to the global trace; each agent's filter keeps what it perceived."""
@@ -23,12 +25,15 @@ class PerceptionLog:
             return None
         ev = self.trace.append(ev)
         for a, flt in self._filters.items():
-            self._perceived[a].extend(flt.perceive(ev))
+            self._perceived[a].extend((ev.t, p) for p in flt.perceive(ev))
         return ev
 
-    def take_perceived(self, agent: str) -> list:
+    def take_perceived(self, agent: str, upto: int | None = None) -> list:
         """The events ``agent`` perceived since the last call, masked as it perceived them: the structured
         observation a belief tracker reads (its private trace), never anything it did not see, hear or
-        witness."""
-        out, self._perceived[agent] = self._perceived[agent], []
-        return out
+        witness. ``upto``: only what it perceived of the global trace's events up to that index (the rest
+        stays for a later call), e.g. to answer a question asked after event ``upto``."""
+        pending = self._perceived[agent]
+        n = len(pending) if upto is None else sum(1 for t, _ in pending if t <= upto)
+        self._perceived[agent] = pending[n:]
+        return [p for _, p in pending[:n]]

@@ -162,6 +162,7 @@ class raw_env(TurnBasedTextEnv):
             "start_room": w.locations[AGENTS[0]], "max_rounds": self.max_rounds, "max_score": w.max_score,
             "constraints": world_constraints(w, self.max_rounds * len(AGENTS) + 1),
         })
+        self._start_perception(self.agents, self.trace.meta["constraints"])  # the rules are public
         for ev in setup_events(w, "setup"):
             self._log(ev)
         self._begin_turn()

@@ -159,3 +159,65 @@ def test_count_constraint_and_bad_declarations():
         check(Trace(events, meta={"constraints": [{"kind": "nope"}]}))
     with pytest.raises(TraceError, match="missing field 'values'"):
         check(Trace(events, meta={"constraints": [{"kind": "domain", "predicate": "colour"}]}))
+
+
+# --- an agent's private record reasons as the global check does for its own chain ---------------------------
+from belief.truth.filter import private_trace  # noqa: E402
+
+
+def _mine(events, agent, rules=BOMB_RULES):
+    """The global truth and ``agent``'s private record (its private trace, with the world's rules)."""
+    trace = Trace(events, meta={"constraints": rules})
+    return check(trace), check(private_trace(trace, agent))
+
+
+def test_private_record_knows_a_value_it_was_told_truly():
+    """Messages never write a private trace's reality: the owner's belief stands for it in elimination too
+    (the record used to find a told, true value "contradicted" by a missing reality: not known)."""
+    events = [setup(bomb_1="room_0", bomb_2="room_5"),
+              Observe(agents=("alpha",), fluents=(("contents", "room_0"), ("in", "bomb_1"))),
+              Announce(sender="alpha", audience=("bravo",),
+                       content=(Content(predicate="contents", subject=("room_0",), value="bomb_1"),)),
+              Observe(agents=("bravo",), fluents=(("contents", "room_5"), ("in", "bomb_2")))]  # a later belief
+    world, mine = _mine(events, "bravo")
+    f = ("contents", "room_0")
+    assert mine.reality(f) is None  # the private trace's world: bravo never saw room 0
+    assert world.knows("bravo", f) and mine.knows("bravo", f)
+    assert world.possible("bravo", f) == mine.possible("bravo", f) == {"bomb_1"}
+
+
+def test_private_record_knows_the_cut_turn_by_elimination():
+    """After a possible change the owner's record is unsure; elimination leaves one value, which stands for the
+    real one in its private trace (whose reality never saw the cut)."""
+    events = [setup(bomb_1="room_0", bomb_2="room_5"),
+              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),), values=("red,red",)),
+              Possible(agent="alpha", observers=EVERYONE,
+                       fluents=(("seq", "bomb_2"), ("last_defusal", "bomb_2"), ("last_defuser", "bomb_2")),
+                       values=(None, "turn_6", "alpha")),
+              Action(name="apply", agent="alpha", visible_to=("alpha",),
+                     effects=(eff("seq", "bomb_2", "red"), eff("last_defusal", "bomb_2", "turn_6"),
+                              eff("last_defuser", "bomb_2", "alpha"))),
+              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),))]
+    world, mine = _mine(events, "bravo")
+    f = ("last_defusal", "bomb_2")
+    assert mine.reality(f) is None
+    assert world.possible("bravo", f) == mine.possible("bravo", f) == {"turn_6"}
+    assert world.knows("bravo", f) and mine.knows("bravo", f)
+    # before the shorter sequence is read: unsure in both
+    world3, mine3 = _mine(events[:4], "bravo")
+    assert not world3.knows("bravo", f) and not mine3.knows("bravo", f)
+
+
+def test_a_stale_message_is_believed_never_known_even_when_elimination_pins_the_value():
+    """Bravo saw every room and bomb 1 vanish from room 6, then is told (stale) that bomb 1 is in room 6: the
+    rules still leave only "defused", but bravo believes room 6, so it does not know (knowledge is factive)."""
+    events = [setup(bomb_1="room_6", bomb_2="room_5"),
+              Observe(agents=("bravo",), fluents=(("contents", "room_0"), ("contents", "room_5"), ("contents", "room_6"))),
+              *vanish("alpha", "bomb_1", "room_6"),
+              Announce(sender="charlie", audience=("bravo",),
+                       content=(Content(predicate="in", subject=("bomb_1",), value="room_6"),))]
+    truth = check(Trace(events, meta={"constraints": BOMB_RULES}))
+    f = ("in", "bomb_1")
+    assert truth.knows("bravo", f, at=4)  # before the message
+    assert truth.value("bravo", f) == "room_6" and truth.possible("bravo", f) == {"defused"}
+    assert not truth.knows("bravo", f)
