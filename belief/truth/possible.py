@@ -14,7 +14,9 @@ here), the set of values ``f`` may have from ``c``'s point of view:
 
 ``c`` knows ``f`` by elimination when one value remains and it is the real one (and the rest of the chain
 knows ``f``). A chain's later *beliefs* (messages included) that contradict ``f``'s real value through the
-constraints defeat its knowledge: a false message is believed, never known.
+constraints defeat its knowledge: a false message is believed, never known. Only a consistent set of beliefs
+defeats (:meth:`Elimination.revised`: newer batches prevail), so beliefs that contradict each other whatever
+``f`` is do not cancel knowledge of ``f``.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Elimination:
         #: (chain, group number, at) -> (base sets, their propagation, contradiction?): one per group, not per fluent
         self._propagated_group: dict = {}
         self._holding: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
+        self._revised: dict = {}  # (chain, group number, at) -> its beliefs revised by recency (defeated)
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -210,29 +213,54 @@ class Elimination:
             held = self._holding[key] = {g: self.truth._held(chain, g, at) for g in group}
         return held
 
+    def revised(self, chain: tuple, f: tuple, at: int) -> tuple:
+        """The chain's beliefs of ``f``'s group revised by recency: ``((t, {fluent: value}), ...)``, newest first.
+
+        Beliefs formed together (at one event ``t``: one message, one sighting) are a batch. From the newest
+        batch back, a batch is kept when the rules leave it consistent with the batches kept so far (newer
+        ones), else set aside whole: a stale claim never outweighs a newer belief, and a batch that contradicts
+        itself says nothing. Each fluent has one belief (its latest), so this is one propagation per batch,
+        once per (chain, group, time)."""
+        number, group = self._group(f)
+        key = (chain, number, at)
+        kept = self._revised.get(key)
+        if kept is None:
+            batches: dict = {}
+            for g, q in self._held_group(chain, f, at).items():
+                if q is not None and isinstance(q[1], str):
+                    batches.setdefault(q[0], {})[g] = q[1]
+            sets = dict.fromkeys(group)  # None: any value
+            out = []
+            for when in sorted(batches, reverse=True):
+                trial = {**sets, **{g: frozenset((v,)) for g, v in batches[when].items()}}
+                if not _empty(self.propagate(trial)):
+                    sets = trial
+                    out.append((when, batches[when]))
+            kept = self._revised[key] = tuple(out)
+        return kept
+
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
-        """Do the chain's beliefs formed after its record of ``f`` contradict ``f``'s real value?"""
+        """Do the chain's beliefs formed after its record of ``f``, revised by recency (:meth:`revised`),
+        contradict ``f``'s real value through the rules? Only a consistent set of beliefs can defeat: beliefs
+        that contradict each other regardless of ``f`` say nothing against it."""
         t = self.truth
         at = t._at(at)  # as lookup reads it (-1: the last event)
-        held = self._held_group(chain, f, at)
-        p = held[f]
+        p = self._held_group(chain, f, at)[f]
         since = p[0] if p is not None else -1
-        sets: dict = {}
-        any_later = False
-        for g, q in held.items():
-            if g == f:
-                real = t._actual(f, at)
-                sets[g] = {real.value if real is not None else None}
-                continue
-            if q is not None and q[0] > since and isinstance(q[1], str):
-                sets[g] = {q[1]}
-                any_later = True
-            else:
-                sets[g] = None
-        if not any_later:
+        later = [batch for when, batch in self.revised(chain, f, at) if when > since]
+        if not later:
             return False
-        prop = self.propagate(sets)
-        return any(v is not None and not v for v in prop.values())
+        real = t._actual(f, at)
+        sets = dict.fromkeys(self.group(f))
+        for batch in later:
+            sets.update((g, frozenset((v,))) for g, v in batch.items())
+        sets[f] = frozenset((real.value if real is not None else None,))
+        return _empty(self.propagate(sets))
+
+
+def _empty(prop: dict) -> bool:
+    """Does a propagation end with a fluent that can take no value (a contradiction)?"""
+    return any(v is not None and not v for v in prop.values())
 
 
 __all__ = ["Elimination"]

@@ -221,3 +221,30 @@ def test_a_stale_message_is_believed_never_known_even_when_elimination_pins_the_
     assert truth.knows("bravo", f, at=4)  # before the message
     assert truth.value("bravo", f) == "room_6" and truth.possible("bravo", f) == {"defused"}
     assert not truth.knows("bravo", f)
+
+
+# --- later beliefs that contradict each other defeat only what a consistent part of them rules out ----------
+def _mixed_message():
+    """Bravo saw Bomb 2 in Room 5; Charlie then tells it "Room 6 is empty" (stale) and "Bomb 1 is in Room 6"
+    (current): the message contradicts itself through the rules, and says nothing against Room 5."""
+    return [setup(bomb_1="room_6", bomb_2="room_5"),
+            Observe(agents=("bravo",), fluents=(("contents", "room_5"), ("in", "bomb_2"))),
+            Announce(sender="charlie", audience=("bravo",),
+                     content=(Content(predicate="contents", subject=("room_6",), value="none"),
+                              Content(predicate="in", subject=("bomb_1",), value="room_6")))]
+
+
+def test_self_contradictory_later_beliefs_do_not_defeat_an_unrelated_fluent():
+    truth = check(Trace(_mixed_message(), meta={"constraints": BOMB_RULES}))
+    assert truth.value("bravo", ("contents", "room_6")) == "none"
+    assert truth.value("bravo", ("in", "bomb_1")) == "room_6"
+    assert truth.knows("bravo", ("in", "bomb_2")) and truth.knows("bravo", ("contents", "room_5"))
+
+
+def test_a_consistent_later_belief_still_defeats_after_a_self_contradictory_one():
+    """Newer beliefs prevail: the false "Bomb 2 is in Room 0" told after the mixed message defeats Room 5."""
+    events = _mixed_message() + [Announce(sender="charlie", audience=("bravo",), content=(
+        Content(predicate="in", subject=("bomb_2",), value="room_0"),))]
+    truth = check(Trace(events, meta={"constraints": BOMB_RULES}))
+    f = ("contents", "room_5")
+    assert truth.knows("bravo", f, at=2) and not truth.knows("bravo", f)

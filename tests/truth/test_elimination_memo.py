@@ -3,7 +3,10 @@ answers must not depend on what was asked before, nor, online, on the appends in
 
 ``test_answers_match_the_implementation_before_memoisation``: a random-agent bomb episode (its trace stored,
 gzipped) and the answers of ``possible`` and ``knows_chain`` that the checker gave before anything in it was
-memoised (commit 659ed28), for every chain of one or two agents, every constrained fluent and 12 times.
+memoised (commit 659ed28), for every chain of one or two agents, every constrained fluent and 12 times;
+regenerated (``[_answer(truth, *q) for q in _queries(truth)]``, compact JSON, gzipped) when the defeat rule
+came to revise later beliefs by recency: 27 answers changed, each a knowledge that mutually inconsistent later
+beliefs had cancelled (or a deeper chain's sets built on it).
 """
 
 from __future__ import annotations
