@@ -245,8 +245,11 @@ class Elimination:
         that contradict each other regardless of ``f`` say nothing against it."""
         t = self.truth
         at = t._at(at)  # as lookup reads it (-1: the last event)
-        p = self._held_group(chain, f, at)[f]
+        held = self._held_group(chain, f, at)
+        p = held[f]
         since = p[0] if p is not None else -1
+        if not any(q is not None and q[0] > since and isinstance(q[1], str) for q in held.values()):
+            return False  # no later belief: nothing to revise
         later = [batch for when, batch in self.revised(chain, f, at) if when > since]
         if not later:
             return False
