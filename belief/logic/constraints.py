@@ -7,9 +7,10 @@ as JSON-able dicts. Each kind names fluent *families* by predicate, so one decla
     every fluent ``(in, x)`` takes one of ``values``; ``initial`` (optional, a subset) is what it may be
     before anything changed it (bombs start in rooms, none is defused). ``"fluents": [[...], ...]`` instead
     of ``predicate`` names the fluents one by one.
-``{"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none"}``
+``{"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none", "outside": ["defused"]}``
     ``(in, o) = p`` iff ``(contents, p) = o``: each object is in exactly one place and each place holds at
-    most one object (``empty`` is the value of a place that holds none).
+    most one object (``empty`` is the value of a place that holds none). ``outside`` (optional): values of
+    the forward fluent that are not places, so hold any number of objects (a defused bomb is nowhere).
 ``{"kind": "indicator", "fluent": "colour", "indicator": "is", "yes": "yes", "no": "no"}``
     ``(is, x, v) = yes`` iff ``(colour, x) = v``: a yes/no observation of one value ("this card is not
     red" is ``(is, card_3, red) = no``).
@@ -47,6 +48,7 @@ class Constraints:
         self._domain_pred: dict[str, tuple] = {}     # predicate -> (values, initial)
         self._domain_fluent: dict[tuple, tuple] = {}  # fluent -> (values, initial)
         self.inverses: list[tuple] = []               # (forward, backward, empty)
+        self._outside: dict[str, frozenset] = {}      # forward predicate -> its values that are not places
         self.indicators: list[tuple] = []             # (fluent pred, indicator pred, yes, no)
         self.counts: list[dict] = []
         for i, d in enumerate(self.decls):
@@ -70,6 +72,10 @@ class Constraints:
                     raise TraceError(f"{where}: give a predicate or fluents")
             elif kind == "inverse":
                 self.inverses.append((d["forward"], d["backward"], d.get("empty", "none")))
+                outside = d.get("outside", ())
+                if isinstance(outside, str):
+                    raise TraceError(f"{where}: outside must be a list of values, not {outside!r}")
+                self._outside[d["forward"]] = frozenset(outside)
             elif kind == "indicator":
                 self.indicators.append((d["fluent"], d["indicator"], d.get("yes", "yes"), d.get("no", "no")))
             elif kind == "count":
@@ -119,8 +125,9 @@ class Constraints:
         for fw, bw, empty in self.inverses:
             if p == fw and len(f) == 2:
                 dom = self.domain(f) or ()
-                out.update((bw, v) for v in dom)
-                out.update(g for g in known if g[0] == bw)
+                outside = self._outside.get(fw, frozenset())
+                out.update((bw, v) for v in dom if v not in outside)
+                out.update(g for g in known if g[0] == bw and g[1] not in outside)
                 out.update(g for g in known if g[0] == fw)
             elif p == bw and len(f) == 2:
                 out.update(g for g in known if g[0] == fw)
@@ -187,7 +194,8 @@ class Constraints:
 
     def _inverse(self, s: dict, fw: str, bw: str, empty: str) -> bool:
         objs = [f for f in s if f[0] == fw and len(f) == 2]
-        places = [f for f in s if f[0] == bw and len(f) == 2]
+        outside = self._outside.get(fw, frozenset())
+        places = [f for f in s if f[0] == bw and len(f) == 2 and f[1] not in outside]
         changed = False
         place_names = {p[1] for p in places}
         for p in places:

@@ -154,7 +154,7 @@ def world_constraints(world, max_turns: int) -> list:
     return [
         {"kind": "domain", "predicate": "in", "values": rooms + ["defused"], "initial": rooms},
         {"kind": "domain", "predicate": "contents", "values": bombs + ["none"]},
-        {"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none"},
+        {"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none", "outside": ["defused"]},
         {"kind": "domain", "predicate": "last_defusal", "values": ["never"] + [turn_value(k) for k in range(max_turns)]},
         {"kind": "domain", "predicate": "last_defuser", "values": ["nobody"] + list(world.agents)},
     ]

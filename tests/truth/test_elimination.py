@@ -19,6 +19,8 @@ BOMB_RULES = [
     {"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none"},
     {"kind": "domain", "predicate": "last_defusal", "values": ["never"] + [f"turn_{k}" for k in range(10)]},
 ]
+#: the same rules with "defused" declared as no place (as the bomb world declares them)
+BOMB_RULES_OUTSIDE = [dict(r, outside=["defused"]) if r["kind"] == "inverse" else r for r in BOMB_RULES]
 
 
 def eff(pred, subj, v):
@@ -248,3 +250,24 @@ def test_a_consistent_later_belief_still_defeats_after_a_self_contradictory_one(
     truth = check(Trace(events, meta={"constraints": BOMB_RULES}))
     f = ("contents", "room_5")
     assert truth.knows("bravo", f, at=2) and not truth.knows("bravo", f)
+
+
+def test_outside_values_of_an_inverse_are_not_places():
+    """"defused" is where a bomb goes, not a room: two defused bombs do not contradict "one bomb per place", so
+    an agent that saw both go knows by elimination that a room it never saw holds none."""
+    events = [setup(bomb_1="room_0", bomb_2="room_5")]
+    events += vanish("alpha", "bomb_1", "room_0", seen_by=EVERYONE) + vanish("bravo", "bomb_2", "room_5", seen_by=EVERYONE)
+    with_rules, _ = both(events, BOMB_RULES_OUTSIDE)
+    assert with_rules.possible("alpha", ("contents", "room_6")) == {"none"}
+    assert with_rules.knows("alpha", ("contents", "room_6"))
+    # declared without "outside", "defused" counts as a place holding at most one bomb: the rules contradict
+    # what alpha saw, and it gets no elimination for that group
+    without_outside, _ = both(events)
+    assert without_outside.possible("alpha", ("contents", "room_6")) != {"none"}
+    assert not without_outside.knows("alpha", ("contents", "room_6"))
+
+
+def test_outside_must_be_a_list():
+    rules = [{"kind": "inverse", "forward": "in", "backward": "contents", "outside": "defused"}]
+    with pytest.raises(TraceError, match="outside must be a list"):
+        check(Trace([], meta={"constraints": rules}))
