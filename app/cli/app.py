@@ -16,7 +16,7 @@ import typer
 import typer.core
 import typer.main
 
-from belief.app.cli.usage_errors import OneLineErrors
+from belief.app.cli.usage_errors import OneLineErrors, bound_integer_options
 
 _PLACEHOLDERS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "bool": "BOOLEAN", "path": "PATH",
                  "file": "FILE", "directory": "DIRECTORY", "datetime": "DATETIME"}
@@ -179,7 +179,9 @@ class LazyGroup(typer.core.TyperGroup):
 
     def resolve_command(self, ctx, args):
         if args and isinstance(self.commands.get(args[0]), LazyCommand):
-            self.commands[args[0]] = self.load(args[0])
+            # bounded here: the root bounds the commands it holds when it starts, before this one was loaded
+            self.commands[args[0]] = command = self.load(args[0])
+            bound_integer_options(command)
         return super().resolve_command(ctx, args)
 
     def load(self, name: str):

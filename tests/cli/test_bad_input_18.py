@@ -167,3 +167,19 @@ def test_names_that_merely_start_with_a_keyword_are_names(tmp_path):
              ["parse", "@f.txt"])
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines() == ["NOTE BELIEVE IN_box IN BELIEVER", "Alice BELIEVE NOT NOT-x AT IN-1"]
+
+
+@pytest.mark.parametrize("argv, phrase", [
+    (["run", "bomb", "--episodes", str(2**70)], "at most 1,000,000 episodes"),
+    (["run", "hanabi", "--seed", str(2**70)], "signed 64-bit integer"),
+    (["bench", "transport", "--worlds", str(2**64)], "at most 1,000,000 worlds"),
+], ids=["run-bomb-episodes", "run-hanabi-seed", "bench-transport-worlds"])
+def test_a_fresh_process_bounds_the_command_it_loads(argv, phrase):
+    """In a fresh process each command module is imported only when its command is resolved, after the root
+    command started: its integer options must be bounded then too (a run of 2**70 episodes never starts)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "belief", *argv], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert phrase in done.stderr and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
