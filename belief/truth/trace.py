@@ -523,7 +523,7 @@ Event = Annotated[
 EVENT_KINDS = ("enter", "exit", "move", "set", "statement", "observe", "possible", "tell", "announce", "noop",
                "noise", "action")
 _EVENT_ADAPTER: TypeAdapter = TypeAdapter(Event)
-_EVENTS_ADAPTER: TypeAdapter = TypeAdapter(list[Event])  # a whole file's events in one call (Trace.loads)
+_EVENTS_ADAPTER: TypeAdapter = TypeAdapter(list[Event])  # many lines' events in one call (Trace.loads)
 
 
 def perception_agents(e) -> tuple[str, ...]:
@@ -604,11 +604,17 @@ def _share_fields_sets(events: list) -> None:
         set_attr(ev, "__pydantic_fields_set__", keep(frozenset(names), names))
 
 
+#: lines decoded and validated together by the bulk reader (4096: the fastest of 512-16384 on 100,000 events)
+_CHUNK = 4096
+
+
 def _read_fast(trace: "Trace", lines: list) -> bool:
-    """Read the event lines of a well-formed trace file into ``trace`` in bulk (each line decoded by one
-    prebuilt decoder, all events validated in one pydantic call, the cyclic garbage collector paused while
-    the objects are made); False, with ``trace`` untouched, at anything unusual: the line-by-line reader then
-    reads the file again and names the line at fault."""
+    """Read the event lines of a well-formed trace file into ``trace`` in bulk; False, with ``trace``
+    untouched, at anything unusual: the line-by-line reader then reads the file again and names the line at
+    fault. Each line is decoded by one prebuilt decoder, the events of :data:`_CHUNK` lines are validated in
+    one pydantic call (chunks keep the decoded JSON small: faster, and a lower peak of memory), the cyclic
+    garbage collector is paused while the objects are made, and events that give the same fields share one
+    fields set."""
     body = [line for line in lines if line and not line.isspace()]
     ended = False
     if body and f'"{END_KEY}"' in body[-1]:
@@ -622,10 +628,12 @@ def _read_fast(trace: "Trace", lines: list) -> bool:
     if paused:
         gc.disable()
     try:
-        data = fast_json_lines(body)
-        if data is None:
-            return False
-        events = _EVENTS_ADAPTER.validate_python(data)
+        events: list = []
+        for start in range(0, len(body), _CHUNK):  # the JSON values of one chunk at a time: a lower peak
+            data = fast_json_lines(body[start:start + _CHUNK])
+            if data is None:
+                return False
+            events += _EVENTS_ADAPTER.validate_python(data)
     except ValidationError:
         return False
     finally:

@@ -98,3 +98,20 @@ NOOP = '{"kind": "noop", "agent": "a"}'
 def test_unusual_files_are_read_line_by_line_and_the_line_named(body, message):
     with pytest.raises(TraceError, match=message):
         Trace.loads(HEADER + "\n" + body + "\n", source="f.jsonl")
+
+
+@settings(max_examples=50, deadline=None)
+@given(steps=perceived_steps_st, chunk=st.integers(1, 5), bad=st.integers(0, 40))
+def test_the_bulk_reader_reads_in_chunks_and_falls_back_at_a_bad_line_in_any_chunk(steps, chunk, bad):
+    trace = build_trace(3, 2, steps)
+    lines = trace.dumps().splitlines()
+    kept = trace_module._CHUNK
+    trace_module._CHUNK = chunk
+    try:
+        assert Trace.loads("\n".join(lines)).events == trace.events
+        n = 1 + bad % len(trace)  # an event line made invalid: its line number is n + 1
+        lines[n] = lines[n].replace('"kind": ', '"kind": "x", "y": ', 1)
+        with pytest.raises(TraceError, match=f"f.jsonl:{n + 1}: "):
+            Trace.loads("\n".join(lines), source="f.jsonl")
+    finally:
+        trace_module._CHUNK = kept
