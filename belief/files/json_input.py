@@ -62,17 +62,19 @@ def load_json(text: str, where: str = "", error: type[BeliefError] = BeliefError
 def fast_json_lines(lines: list) -> list | None:
     """The JSON value of each of ``lines``, or None when any of them is not exactly one JSON value that
     :func:`load_json` accepts as it is (the caller then reads them one by one with :func:`load_json` for the
-    error message). One decoder built once for all lines (``json.loads`` with hooks builds one per call)."""
-    decode = _DECODER.raw_decode
+    error message). One decoder built once for all lines (``json.loads`` with hooks builds one per call), its
+    scanner called directly (``raw_decode`` is a Python wrapper around it that turns StopIteration into an
+    error)."""
+    scan = _DECODER.scan_once
     out = []
     append = out.append
     try:
         for line in lines:
-            value, end = decode(line)
+            value, end = scan(line, 0)
             if end != len(line) and not line[end:].isspace():
                 return None
             append(value)
-    except (ValueError, RecursionError):
+    except (StopIteration, ValueError, RecursionError):
         return None
     return out
 
