@@ -44,6 +44,20 @@ def vanish(actor, bomb, room, seen_by=None):
             Observe(agents=EVERYONE, fluents=(("contents", room),))]
 
 
+def cut_seen_shorter() -> list:
+    """Bravo reads bomb 2's sequence; alpha may cut it (a possible change all see) and does, at turn 6, unseen;
+    bravo reads the shorter sequence."""
+    return [setup(bomb_1="room_0", bomb_2="room_5"),
+            Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),), values=("red,red",)),
+            Possible(agent="alpha", observers=EVERYONE,
+                     fluents=(("seq", "bomb_2"), ("last_defusal", "bomb_2"), ("last_defuser", "bomb_2")),
+                     values=(None, "turn_6", "alpha")),
+            Action(name="apply", agent="alpha", visible_to=("alpha",),
+                   effects=(eff("seq", "bomb_2", "red"), eff("last_defusal", "bomb_2", "turn_6"),
+                            eff("last_defuser", "bomb_2", "alpha"))),
+            Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),))]
+
+
 def both(events, rules=BOMB_RULES):
     return check(Trace(events, meta={"constraints": rules})), check(Trace(events))
 
@@ -64,15 +78,7 @@ def test_a_last_bomb_located_by_elimination_then_known_defused():
 
 def test_b_cut_turn_known_from_a_shorter_sequence():
     rules = BOMB_RULES
-    events = [setup(bomb_1="room_0", bomb_2="room_5"),
-              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),), values=("red,red",)),
-              Possible(agent="alpha", observers=EVERYONE,
-                       fluents=(("seq", "bomb_2"), ("last_defusal", "bomb_2"), ("last_defuser", "bomb_2")),
-                       values=(None, "turn_6", "alpha")),
-              Action(name="apply", agent="alpha", visible_to=("alpha",),
-                     effects=(eff("seq", "bomb_2", "red"), eff("last_defusal", "bomb_2", "turn_6"),
-                              eff("last_defuser", "bomb_2", "alpha"))),
-              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),))]
+    events = cut_seen_shorter()
     with_rules, without = both(events, rules)
     assert with_rules.knows("bravo", ("last_defusal", "bomb_2"))
     assert with_rules.possible("bravo", ("last_defusal", "bomb_2")) == {"turn_6"}
@@ -191,15 +197,7 @@ def test_private_record_knows_a_value_it_was_told_truly():
 def test_private_record_knows_the_cut_turn_by_elimination():
     """After a possible change the owner's record is unsure; elimination leaves one value, which stands for the
     real one in its private trace (whose reality never saw the cut)."""
-    events = [setup(bomb_1="room_0", bomb_2="room_5"),
-              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),), values=("red,red",)),
-              Possible(agent="alpha", observers=EVERYONE,
-                       fluents=(("seq", "bomb_2"), ("last_defusal", "bomb_2"), ("last_defuser", "bomb_2")),
-                       values=(None, "turn_6", "alpha")),
-              Action(name="apply", agent="alpha", visible_to=("alpha",),
-                     effects=(eff("seq", "bomb_2", "red"), eff("last_defusal", "bomb_2", "turn_6"),
-                              eff("last_defuser", "bomb_2", "alpha"))),
-              Observe(agents=("bravo",), fluents=(("seq", "bomb_2"),))]
+    events = cut_seen_shorter()
     world, mine = _mine(events, "bravo")
     f = ("last_defusal", "bomb_2")
     assert mine.reality(f) is None
