@@ -13,7 +13,7 @@ from belief.app.cli.app import bench_app
 
 @bench_app.command("elimination")
 def bench_elimination_cmd(
-    episodes: int = typer.Option(10, "--episodes", min=1, help="random-agent bomb episodes, seeds SEED, SEED+1, ..."),
+    episodes: int = run_options.episodes(10, help="random-agent bomb episodes, seeds SEED, SEED+1, ..."),
     seed: int = run_options.SEED,
     queries: int = typer.Option(300, "--queries", min=0, help="random knows_chain and possible queries per episode"),
     depth: int = typer.Option(2, "--depth", min=1, help="longest perspective chain queried"),

@@ -185,7 +185,7 @@ class Elimination:
             try:
                 sets = {g: self.base(chain, g, at) for g in group}
                 prop = self.propagate(sets)
-                found = self._propagated_group[gkey] = (sets, prop, any(v is not None and not v for v in prop.values()))
+                found = self._propagated_group[gkey] = (sets, prop, _empty(prop))
             finally:
                 self._busy.discard(gkey)
         sets, prop, contradiction = found

@@ -13,9 +13,14 @@ class PerceptionLog:
 
     record_trace = True
 
-    def _start_perception(self, agents, constraints=None) -> None:
-        """Fresh filters; ``constraints``: the world's rules (``meta["constraints"]``), public, so each agent's
-        filter draws conditional observations by elimination as the global check does."""
+    def _perception_constraints(self):
+        """The world's rules (its trace's ``meta["constraints"]``; None: none). They are public, so each agent's
+        filter draws conditional observations by elimination as the global check does. Worlds override it."""
+        return None
+
+    def _start_perception(self, agents) -> None:
+        """Fresh filters, reasoning with :meth:`_perception_constraints`."""
+        constraints = self._perception_constraints()
         self._filters = {a: PrivateTrace(a, constraints=constraints) for a in agents}
         self._perceived: dict[str, list] = {a: [] for a in agents}  # (global index, event perceived)
 

@@ -122,6 +122,10 @@ class raw_env(TurnBasedTextEnv):
     # --- spaces ----------------------------------------------------------------------------------
 
     # --- lifecycle -------------------------------------------------------------------------------
+    def _perception_constraints(self) -> list:
+        """The game's rules (the trace's ``meta["constraints"]``), which every agent's filter reasons with."""
+        return world_constraints(self.world, self.max_rounds * len(AGENTS) + 1)
+
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._seed = seed
@@ -160,9 +164,8 @@ class raw_env(TurnBasedTextEnv):
             "map": w.map.to_json(), "agents": list(AGENTS), "cutters": {a: list(c) for a, c in w.cutters.items()},
             "bombs": {str(b.id): {"room": b.room, "sequence": list(b.sequence)} for b in w.bombs.values()},
             "start_room": w.locations[AGENTS[0]], "max_rounds": self.max_rounds, "max_score": w.max_score,
-            "constraints": world_constraints(w, self.max_rounds * len(AGENTS) + 1),
+            "constraints": self._perception_constraints(),
         })
-        self._start_perception(self.agents, self.trace.meta["constraints"])  # the rules are public
         for ev in setup_events(w, "setup"):
             self._log(ev)
         self._begin_turn()
