@@ -3,9 +3,13 @@
 This is the top layer: it may import the core, the environments (:mod:`belief.envs`) and the agents
 (:mod:`belief.agents`); nothing below imports it (``tests/test_layers.py``).
 
-- :mod:`belief.app.cli`: the ``belief`` command (``python -m belief``);
-- :mod:`belief.app.runners.bomb`: bomb_v0 episodes with a team of agents, ToM questions and answers;
-- :mod:`belief.app.runners.transport`: transport_v0 episodes and the CoBel-World comparison figures;
-- :mod:`belief.app.bench.parse`, :mod:`belief.app.bench.checker`: ``belief bench parse`` / ``checker``;
-- :mod:`belief.app.demo`: ``belief demo`` (the Sally-Anne scenario as tables).
+Inside it, bottom to top (``tests/test_layers.py`` checks that no arrow points up):
+
+- :mod:`belief.app.runs` (executor, run directories, progress) and :mod:`belief.app.results` (the one shape
+  of a benchmark's results: paired comparisons, metrics, tables, schema);
+- :mod:`belief.app.runners`: one module per world that plays its episodes (``belief run WORLD``);
+- :mod:`belief.app.bench`: one module per world that compares agents over episodes (``belief bench WORLD``),
+  and the engine's own benchmarks (parse, checker, online, elimination);
+- :mod:`belief.app.cli`, :mod:`belief.app.plot`, :mod:`belief.app.demo`: the ``belief`` command, figures,
+  the demo.
 """

@@ -1,5 +1,7 @@
 """belief: a symbolic belief engine for multi-agent Theory of Mind."""
 
+import importlib
+
 from belief.errors import (
     BatchError,
     BeliefConflictError,
@@ -18,15 +20,31 @@ from belief import grammar  # noqa: F401
 from belief.logic import example_domains  # noqa: F401
 
 from belief.truth.tracker import Tracker  # online tracking (after the grammar: the trace reads message facts)
+from belief.truth.checker import GroundTruth, check
+from belief.truth.trace import (Action, Announce, Effect, Enter, Event, Exit, Move, Noise, Noop, Observe, Possible, Set,
+                                Statement, Tell, Trace)
 from belief import old_names
 
-old_names.install()  # `import belief.checker`, `belief.envs.bomb_v0`, ...: the names from before the packages
+old_names.install()  # the module names from before the packages, deprecated: they warn for one release
 
 __version__ = "0.1.0"
+
+#: names loaded on first use (the store brings networkx, which a checker-only user never needs)
+_LAZY = {"BeliefStore": "belief.logic.store"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'belief' has no attribute {name!r}")
 
 
 __all__ = [
     "Atom", "Believes", "Fact", "Formula", "Not", "Stance", "Unsure", "Var",
     "BatchError", "BeliefConflictError", "BeliefError", "BeliefSyntaxError", "BeliefTypeError", "QueryError",
-    "TraceError", "Tracker",
+    "TraceError", "Tracker", "GroundTruth", "check", "BeliefStore",
+    "Trace", "Event", "Enter", "Exit", "Move", "Set", "Statement", "Observe", "Possible", "Tell", "Announce", "Noop",
+    "Noise", "Effect", "Action",
 ]

@@ -1,9 +1,12 @@
-"""Import names from before the kernel, the worlds and the agents became packages, kept working.
+"""Import names from before the kernel, the worlds and the agents became packages: deprecated, kept working
+for one release.
 
-``import belief.checker`` gives the module :mod:`belief.truth.checker` itself (the same object, not a copy),
-and so for every name in :data:`OLD_NAMES`, the versioned environment names (``belief.envs.bomb_v0``, as in
-PettingZoo) included. The table is read only when such a name is imported: nothing here imports a world,
-an agent or an application until a user asks for one by its old name.
+``import belief.checker`` gives the module :mod:`belief.truth.checker` itself (the same object, not a copy)
+and warns (``DeprecationWarning``, naming the new name), and so for every name in :data:`OLD_NAMES`. The
+versioned environment names (``belief.envs.bomb_v0``, as in PettingZoo) are not old names: they are real
+one-line modules (``envs/bomb_v0.py``). The table is read only when such a name is imported: nothing here
+imports a world, an agent or an application until a user asks for one by its old name. The project's own
+code, tests, docs and CI use the new names only (``tests/test_layers.py`` checks it).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
+import warnings
 
 #: old module name -> the module that holds its code now
 OLD_NAMES: dict[str, str] = {
@@ -45,6 +49,10 @@ OLD_NAMES: dict[str, str] = {
     "belief.agents.transport_partner": "belief.agents.transport.partner",
     "belief.agents.transport_planner": "belief.agents.transport.planner",
     "belief.answer_reading": "belief.grading.answers",
+    "belief.app.bench.comparison": "belief.app.results.comparison",
+    "belief.app.bench.metrics": "belief.app.results.metrics",
+    "belief.app.bench.schema": "belief.app.results.schema",
+    "belief.app.bench.tables": "belief.app.results.tables",
     "belief.app.bench_checker": "belief.app.bench.checker",
     "belief.app.bench_parse": "belief.app.bench.parse",
     "belief.app.blocks_runner": "belief.app.runners.blocks",
@@ -52,46 +60,45 @@ OLD_NAMES: dict[str, str] = {
     "belief.app.bomb_runner": "belief.app.runners.bomb",
     "belief.app.grade_shards": "belief.app.runs.grade_shards",
     "belief.app.hanabi_runner": "belief.app.runners.hanabi",
-    "belief.app.household_bench": "belief.app.runners.household",
+    "belief.app.household_bench": "belief.app.bench.household",
     "belief.app.maze_runner": "belief.app.runners.maze",
     "belief.app.plot_data": "belief.app.plot.data",
     "belief.app.progress": "belief.app.runs.progress",
     "belief.app.tom_shards": "belief.app.runs.tom_shards",
-    "belief.app.transport_bench": "belief.app.runners.transport",
+    "belief.app.transport_bench": "belief.app.bench.transport",
     "belief.atomic_files": "belief.files.atomic",
     "belief.checker": "belief.truth.checker",
     "belief.domain": "belief.logic.domain",
+    "belief.envs.blocks.rules": "belief.envs.blocks.world",
     "belief.envs.blocks_events": "belief.envs.blocks.events",
     "belief.envs.blocks_tasks": "belief.envs.blocks.tasks",
     "belief.envs.blocks_text": "belief.envs.blocks.text",
     "belief.envs.blocks_tom": "belief.envs.blocks.tom",
-    "belief.envs.blocks_v0": "belief.envs.blocks.environment",
     "belief.envs.blocks_world": "belief.envs.blocks.world",
+    "belief.envs.bomb.map": "belief.envs.bomb.world",
+    "belief.envs.bomb.rules": "belief.envs.bomb.translation",
     "belief.envs.bomb_domain": "belief.envs.bomb.domain",
     "belief.envs.bomb_events": "belief.envs.bomb.events",
     "belief.envs.bomb_grading": "belief.envs.bomb.grading",
-    "belief.envs.bomb_map": "belief.envs.bomb.map",
-    "belief.envs.bomb_rules": "belief.envs.bomb.rules",
+    "belief.envs.bomb_map": "belief.envs.bomb.world",
+    "belief.envs.bomb_rules": "belief.envs.bomb.translation",
     "belief.envs.bomb_text": "belief.envs.bomb.text",
     "belief.envs.bomb_tom": "belief.envs.bomb.tom",
-    "belief.envs.bomb_v0": "belief.envs.bomb.environment",
-    "belief.envs.capture_v0": "belief.envs.maze.capture",
-    "belief.envs.escape_v0": "belief.envs.maze.escape",
+    "belief.envs.guandan.deal": "belief.envs.guandan.world",
+    "belief.envs.hanabi.rules": "belief.envs.hanabi.world",
     "belief.envs.hanabi_events": "belief.envs.hanabi.events",
-    "belief.envs.hanabi_rules": "belief.envs.hanabi.rules",
+    "belief.envs.hanabi_rules": "belief.envs.hanabi.world",
     "belief.envs.hanabi_tom": "belief.envs.hanabi.tom",
-    "belief.envs.hanabi_v0": "belief.envs.hanabi.environment",
     "belief.envs.household_text": "belief.envs.household.text",
-    "belief.envs.household_v0": "belief.envs.household.environment",
     "belief.envs.household_world": "belief.envs.household.world",
     "belief.envs.maze_env": "belief.envs.maze.environment",
     "belief.envs.maze_events": "belief.envs.maze.events",
     "belief.envs.maze_world": "belief.envs.maze.world",
+    "belief.envs.overcooked.engine": "belief.envs.overcooked.world",
     "belief.envs.perception": "belief.envs.base.perception",
     "belief.envs.text_spaces": "belief.envs.base.spaces",
     "belief.envs.tom_labels": "belief.envs.base.labels",
     "belief.envs.transport_tokens": "belief.envs.base.tokens",
-    "belief.envs.transport_v0": "belief.envs.transport.environment",
     "belief.envs.transport_world": "belief.envs.transport.world",
     "belief.executor": "belief.app.runs.executor",
     "belief.explain": "belief.truth.explain",
@@ -125,6 +132,8 @@ class _AliasLoader(importlib.abc.Loader):
         self.real_spec = None
 
     def create_module(self, spec):
+        warnings.warn(f"the module name {spec.name!r} is deprecated and goes in the next release: import "
+                      f"{self.target!r}", DeprecationWarning, stacklevel=2)
         module = importlib.import_module(self.target)
         self.real_spec = module.__spec__
         return module

@@ -1,26 +1,29 @@
 """Environments (PettingZoo), one package per world, each with ``env()`` (AEC), ``parallel_env()`` and
-``raw_env``:
+``raw_env``, and one real versioned module per world (``envs/bomb_v0.py``, as PettingZoo's ``chess_v6``):
 
-=====================  ====================================  ==================
-package                world                                 versioned name
-=====================  ====================================  ==================
-``envs.bomb``          bomb defusal (Li et al. 2023)         ``bomb_v0``
-``envs.transport``     text TDW-MAT object transport         ``transport_v0``
-``envs.household``     symbolic C-WAH household              ``household_v0``
-``envs.blocks``        COBLOCK block building                ``blocks_v0``
-``envs.hanabi``        two-player Hanabi                     ``hanabi_v0``
-``envs.maze.capture``  CollabCapture                         ``capture_v0``
-``envs.maze.escape``   CollabEscape                          ``escape_v0``
-``envs.coordqa``       CoordinationQA questions on mazes     (questions only)
-=====================  ====================================  ==================
+=========================  ====================================  ===================
+package                    world                                 versioned name
+=========================  ====================================  ===================
+``envs.bomb``              bomb defusal (Li et al. 2023)         ``bomb_v0``
+``envs.transport``         text TDW-MAT object transport         ``transport_v0``
+``envs.household``         symbolic C-WAH household              ``household_v0``
+``envs.blocks``            COBLOCK block building                ``blocks_v0``
+``envs.hanabi``            Hanabi for 2-5 players                ``hanabi_v0``
+``envs.maze.capture``      CollabCapture                         ``capture_v0``
+``envs.maze.escape``       CollabEscape                          ``escape_v0``
+``envs.overcooked``        Overcooked-AI (its own engine)        ``overcooked_v0``
+``envs.guandan``           Guandan (four players, two teams)     ``guandan_v0``
+``envs.coordqa``           CoordinationQA questions on mazes     (questions only)
+=========================  ====================================  ===================
 
-``envs.base`` holds what they share (text env skeleton, perception log, spaces, labelled questions, token
-counting). The versioned names stay importable (``from belief.envs import bomb_v0``) through
-:mod:`belief.old_names`.
+Inside a world package one file name means one role: ``world.py`` (the world model: rules and state, no
+PettingZoo), ``text.py`` (its text), ``events.py`` (what it writes to the trace), ``tom.py`` (its ToM
+questions), ``environment.py`` (the PettingZoo environment). ``envs.base`` holds what they share (text env
+skeleton, perception log, spaces, labelled questions, token counting).
 
-Importing the package registers the bomb world's rule translator with the core
+Importing the package registers the bomb world's observation translator with the core
 (:func:`belief.llm.translation_envs.register_env`), so ``get_env("bomb")`` works once ``belief.envs`` is
 imported; the core itself never imports an environment.
 """
 
-from belief.envs.bomb import rules as bomb_rules  # noqa: F401  (registers the "bomb" translation env)
+from belief.envs.bomb import translation as bomb_translation  # noqa: F401  (registers the "bomb" translation env)

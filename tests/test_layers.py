@@ -18,6 +18,7 @@ importing package, and ``importlib.import_module("...")`` / ``__import__("...")`
 from __future__ import annotations
 
 import ast
+import re
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +42,8 @@ PENDING_LAZY: frozenset[tuple[str, str]] = frozenset()
 #: core modules allowed one import of a computed name: the table of old import names
 #: (:mod:`belief.old_names`), which imports the module a user asks for by its old name; its table is checked
 #: below (every target exists, no old name shadows a real module)
-ALIAS_MODULES: frozenset[str] = frozenset({"belief.old_names"})
+#: (and the package itself, whose ``__getattr__`` loads the names of its table ``_LAZY`` on first use)
+ALIAS_MODULES: frozenset[str] = frozenset({"belief.old_names", "belief"})
 
 LAYERS = ("core", "testing", "envs", "agents", "app")
 #: what each layer may import (besides itself and third-party packages)
@@ -276,8 +278,8 @@ def test_scanner_flags_unresolvable_dynamic_imports_in_the_core():
 
 
 @pytest.mark.parametrize("module, source", [
-    ("belief.envs.bomb.rules", "from belief.agents import bomb_llm"),
-    ("belief.envs.bomb.rules", "from belief.app.cli import main"),
+    ("belief.envs.bomb.translation", "from belief.agents.bomb import llm"),
+    ("belief.envs.bomb.translation", "from belief.app.cli import main"),
     ("belief.agents.bomb.llm", "import belief.app.cli"),
     ("belief.testing.traces", "from belief.envs import bomb_v0"),
 ])
@@ -286,7 +288,7 @@ def test_scanner_flags_other_upward_imports(module, source):
 
 
 def test_scanner_allows_downward_imports():
-    files = {"belief.app.cli": "from belief.envs import bomb_v0\nfrom belief.agents import bomb_llm\nimport belief.logic.store",
+    files = {"belief.app.cli": "from belief.envs import bomb_v0\nfrom belief.agents.bomb import llm\nimport belief.logic.store",
              "belief.agents.bomb.llm": "from belief.envs.bomb.environment import x\nfrom belief.logic.formula import Fact",
              "belief.envs.bomb.environment": "from belief.logic.store import BeliefStore\nimport numpy"}
     assert layer_violations(_scan(files)) == []
@@ -337,11 +339,19 @@ WORLD_SOURCES: dict[str, set[str]] = {"coordqa": {"maze"}}
 
 
 def package_of(module: str) -> str:
-    """``belief.truth.checker`` -> ``belief.truth``; ``belief.envs.bomb.rules`` -> ``belief.envs.bomb``."""
+    """``belief.truth.checker`` -> ``belief.truth``; ``belief.envs.bomb.translation`` -> ``belief.envs.bomb``."""
     parts = module.split(".")
     if len(parts) > 2 and parts[1] in ("envs", "agents", "app"):
         return ".".join(parts[:3])
     return ".".join(parts[:2])
+
+
+#: a world's versioned module name (``belief.envs.bomb_v0``)
+VERSIONED = re.compile(r"[a-z]+_v[0-9]+")
+#: the app's packages bottom to top: a module imports its own rank or lower, never higher (runners play
+#: episodes, benches compare agents over the runners' episodes, the command line drives both)
+APP_RANKS: dict[str, int] = {"belief.app.runs": 0, "belief.app.results": 0, "belief.app.runners": 1,
+                             "belief.app.bench": 2, "belief.app.cli": 3, "belief.app.plot": 3, "belief.app.demo": 3}
 
 
 def package_violations(imports: list[Import]) -> list[str]:
@@ -352,6 +362,8 @@ def package_violations(imports: list[Import]) -> list[str]:
         src, dst = package_of(imp.module), package_of(imp.target)
         if src == dst or dst == "belief":
             continue
+        if src in APP_RANKS and dst in APP_RANKS and APP_RANKS[dst] > APP_RANKS[src]:
+            bad.append(f"{imp.module}:{imp.line}: {src} imports {imp.target}, a package above it in the app")
         if src in KERNEL_ALLOWED and layer_of(dst) in ("core", "testing") and dst not in KERNEL_ALLOWED[src]:
             bad.append(f"{imp.module}:{imp.line}: {src} imports {imp.target} ({dst})")
         for kind in ("envs", "agents"):
@@ -362,6 +374,8 @@ def package_violations(imports: list[Import]) -> list[str]:
             ok = {"belief.envs", "belief.envs.base", "belief.agents", "belief.agents.protocol",
                   f"belief.envs.{world}", f"belief.agents.{world}"}
             ok |= {f"belief.envs.{w}" for w in WORLD_SOURCES.get(world, ())}
+            if kind == "envs" and VERSIONED.fullmatch(world) and dst.startswith("belief.envs."):  # one line: its world
+                ok.add(dst)
             if kind == "agents" and world == "maze":
                 ok.add("belief.envs.coordqa")  # the maze agents answer CoordinationQA questions
             if layer_of(dst) in ("envs", "agents") and dst not in ok:
@@ -383,11 +397,19 @@ def test_every_kernel_package_is_listed():
     ("belief.logic.store", "from belief.truth.trace import Trace"),
     ("belief.files.outputs", "from belief.truth.trace import Trace"),
     ("belief.envs.household.environment", "from belief.envs.transport.world import World"),
-    ("belief.agents.bomb.belief", "from belief.envs.hanabi.rules import deal"),
+    ("belief.agents.bomb.belief", "from belief.envs.hanabi.world import deal"),
     ("belief.agents.bomb.belief", "from belief.agents.hanabi.belief import Agent"),
+    ("belief.app.runners.household", "from belief.app.bench.household import bench"),
+    ("belief.app.runs.manifest", "from belief.app.runners.bomb import run_episode"),
+    ("belief.envs.bomb_v0", "from belief.agents.bomb.belief import Agent"),
 ])
 def test_scanner_flags_package_violations(module, source):
     assert package_violations(_scan({module: source})), source
+
+
+def test_every_app_package_has_a_rank():
+    app = {package_of(m) for m in module_files() if m.startswith("belief.app.")}
+    assert app == set(APP_RANKS), sorted(app ^ set(APP_RANKS))
 
 
 def test_old_names_point_at_real_modules():

@@ -23,7 +23,7 @@ from collections import Counter
 
 from belief.agents.blocks.common import BlocksAgent
 from belief.envs.blocks.events import f_inventory, f_owner, f_target
-from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.text import WAIT, MESSAGE, place_action, remove_action
 from belief.envs.blocks.world import resting_on, supports
 

@@ -18,7 +18,7 @@ Its ToM answers come from the checker on its private trace, like every agent's.
 from __future__ import annotations
 
 from belief.agents.blocks.common import BlocksAgent, cell_of
-from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.text import MESSAGE, WAIT, place_action, remove_action
 from belief.envs.blocks.world import resting_on
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from belief.agents.bomb.common import BombAgent
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
 from belief.envs.bomb.events import f_contents, f_last_defuser, f_seq
-from belief.envs.bomb.map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
+from belief.envs.bomb.world import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
 from belief.envs.bomb.text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
 from belief.envs.bomb.tom import template_fluent
 from belief.grading.levels import level_chain

@@ -3,7 +3,7 @@
 Each turn the agent
 
 1. renders its observation as text (the env's wording) and updates its **symbolic belief state**: the
-   rule-based bomb translator (:mod:`belief.envs.bomb.rules`) turns the observation into checked facts,
+   rule-based bomb translator (:mod:`belief.envs.bomb.translation`) turns the observation into checked facts,
    and teammates' messages go through a trust policy (:func:`belief.llm.messages.receive_message`), so the
    state holds only what this agent saw and was told;
 2. prompts the LLM with the game's rules (a system prompt in the spirit of Li et al., 2023), the
@@ -29,8 +29,8 @@ import re
 from typing import Optional
 
 from belief.agents.bomb.common import BombAgent
-from belief.envs.bomb.map import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
-from belief.envs.bomb.rules import bomb_env_from_trace_meta, bomb_message_facts
+from belief.envs.bomb.world import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, names_list, room_name
+from belief.envs.bomb.translation import bomb_env_from_trace_meta, bomb_message_facts
 from belief.envs.bomb.text import format_messages, parse_action
 from belief.errors import BeliefError
 from belief.llm.client import LLMClient, LLMConfig, LLMError, LLMOutputError

@@ -9,7 +9,7 @@ everything it can see is known to everyone ("Yes").
 from __future__ import annotations
 
 from belief.agents.bomb.common import BombAgent
-from belief.envs.bomb.map import action_table
+from belief.envs.bomb.world import action_table
 
 
 class PlannerAgent(BombAgent):

@@ -14,7 +14,7 @@ move with the best simulated outcome is played; the conventional move wins ties.
 from __future__ import annotations
 
 from belief.agents.hanabi.conventions import HanabiConventionalAgent, Table, candidates, share, weighted
-from belief.envs.hanabi.rules import MAX_HINTS, hand_size
+from belief.envs.hanabi.world import MAX_HINTS, hand_size
 
 MISPLAY = 2.5       # cost of a card that will be played wrongly (a life, and the card)
 PROTECT = 0.35      # a touched critical card (it will not be discarded)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 
 from belief.agents.hanabi.knowledge import HanabiPlayer
-from belief.envs.hanabi.rules import COLOURS, COPIES, HINT_COLOUR, HINT_RANK, MAX_HINTS, RANKS, Move, hand_size
+from belief.envs.hanabi.world import COLOURS, COPIES, HINT_COLOUR, HINT_RANK, MAX_HINTS, RANKS, Move, hand_size
 
 ALL_PAIRS = tuple((c, r) for c in COLOURS for r in RANKS)
 

@@ -10,7 +10,7 @@ Its ToM answers come from the checker on its private trace, like the belief agen
 from __future__ import annotations
 
 from belief.agents.hanabi.knowledge import HanabiPlayer, p_playable, unseen_counts
-from belief.envs.hanabi.rules import COLOURS, MAX_HINTS, RANKS, hand_size
+from belief.envs.hanabi.world import COLOURS, MAX_HINTS, RANKS, hand_size
 
 
 class HanabiHintlessAgent(HanabiPlayer):

@@ -19,7 +19,7 @@ from belief.agents.protocol import AgentBase
 from belief.truth.record import PrivateRecord
 from belief.envs.hanabi.events import CONSTRAINTS, f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge
-from belief.envs.hanabi.rules import COLOURS, COPIES, RANKS
+from belief.envs.hanabi.world import COLOURS, COPIES, RANKS
 from belief.envs.hanabi.tom import answer as question_answer
 
 

@@ -14,7 +14,7 @@ import random
 
 from belief.agents.overcooked.kitchen import greedy_subgoal, world_of
 from belief.agents.protocol import AgentBase
-from belief.envs.overcooked.engine import action_manager, engine, gridworld
+from belief.envs.overcooked.world import action_manager, engine, gridworld
 from belief.envs.overcooked.events import CHEFS
 
 N_ACTIONS = 6

@@ -92,7 +92,7 @@ class Kitchen:
 
 @functools.lru_cache(maxsize=None)
 def kitchen_of(layout: str) -> Kitchen:
-    from belief.envs.overcooked.engine import gridworld
+    from belief.envs.overcooked.world import gridworld
 
     return Kitchen(tuple(tuple(r) for r in gridworld(layout).terrain_mtx))
 

@@ -2,7 +2,7 @@
 
 Every agent kind plays the same seeds (:func:`belief.app.runners.blocks.play_episode`); the headline
 (``belief`` when played) is compared with each other kind by paired differences
-(:func:`belief.app.bench.comparison.compare`). ``extra`` holds the rules and slip played, success per task
+(:func:`belief.app.results.comparison.compare`). ``extra`` holds the rules and slip played, success per task
 family, and per kind the ToM table (:func:`belief.grading.trivial.tom_table`): each question's gold from
 the checker on the global trace, the agents' answers (the checker on their private traces), and the trivial
 answerers ``majority``, ``as_self`` and ``public_record`` beside them; a type a trivial answerer gets
@@ -11,7 +11,7 @@ more than 80% right is marked ``"tom": false``.
 
 from __future__ import annotations
 
-from belief.app.bench.comparison import Metric, compare, headline_of, share
+from belief.app.results.comparison import Metric, compare, headline_of, share
 from belief.grading.trivial import tom_table
 
 METRICS = (share("success"), Metric("timesteps", False, "actions (source rules) or rounds (project rules)"),

@@ -1,7 +1,7 @@
 """``belief bench guandan`` and ``belief bench guandan-moves``: the study's evaluation, and the legal-move
 timing goal (<= 5 ms for a full 27-card hand), each as one JSON object.
 
-The evaluation JSON is the one benchmark shape (:func:`belief.app.bench.comparison.compare`: each agent kind's
+The evaluation JSON is the one benchmark shape (:func:`belief.app.results.comparison.compare`: each agent kind's
 team against the random team on the same seeds and seats, paired differences) plus two top-level keys the
 issue names: ``matchups`` (ToM vs rule, ToM vs random, rule vs random: win rate with a Wilson interval, level
 gain, per seat pair) and ``tom`` (the ToM planner's accuracy by order and by template, with the trivial
@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from belief.app.bench.comparison import Metric, compare, share
+from belief.app.results.comparison import Metric, compare, share
 from belief.envs.guandan.cards import DECK_SIZE, HAND_SIZE, face
 from belief.envs.guandan.moves import face_counts, legal_plays
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from belief.app.bench.comparison import Metric, compare, headline_of, share
+from belief.app.results.comparison import Metric, compare, headline_of, share
 
 HANABI_METRICS = (Metric("score", True, "points", (0.0, 25.0)), Metric("lives_lost", False, "lives", (0.0, 3.0)),
                   Metric("turns", None, "turns"), share("perfect"))

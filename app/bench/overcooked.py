@@ -1,5 +1,5 @@
 """``belief bench overcooked``: soups served per layout and chef pairing on overcooked_v0, the one bench JSON
-shape (:mod:`belief.app.bench.comparison`) over all layouts plus ``by_layout`` (the same shape per layout),
+shape (:mod:`belief.app.results.comparison`) over all layouts plus ``by_layout`` (the same shape per layout),
 paired by seed against the headline pairing (``belief+belief``).
 
 Metrics per episode: ``soups``, ``score`` (20 per soup), ``cpu_s`` (play CPU of the episode: both chefs'
@@ -12,9 +12,9 @@ view (``fov``), ``question_horizon`` steps, questions every ``ask_every`` steps.
 
 from __future__ import annotations
 
-from belief.app.bench.comparison import Metric, compare
+from belief.app.results.comparison import Metric, compare
 from belief.app.runners.overcooked import PAIRINGS, OvercookedConfig, parse_pairing, play_episode, prepare, setup_cpu
-from belief.envs.overcooked.engine import HORIZON, LAYOUTS
+from belief.envs.overcooked.world import HORIZON, LAYOUTS
 from belief.grading.trivial import tom_table
 
 WORLD = "overcooked_v0"

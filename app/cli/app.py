@@ -78,7 +78,7 @@ def _print_version(value: bool):
 
 #: the commands of ``belief``, ``belief bench`` and ``belief run``: name -> (the module of belief.app.cli that
 #: defines it, the first paragraph of its help, shown in the group's --help). A new command needs its line
-#: here; tests/cli/test_lazy_commands.py checks the tables against the commands the modules define.
+#: here; tests/cli/test_extras.py checks the tables against the commands the modules define.
 COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("core", "Validate and pretty-print a belief document; exit 1 with line:column and a caret on errors."),
     "query": ("core", "Answer a query against a scenario's initial facts: believes / believes-not / unsure, with "

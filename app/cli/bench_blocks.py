@@ -39,9 +39,9 @@ def bench_blocks(
 ):
     """COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM with trivial answerers."""
     from belief.app.bench.blocks import blocks_episode, summarize
-    from belief.app.bench.tables import agents_table, diff_table
+    from belief.app.results.tables import agents_table, diff_table
     from belief.app.runners.blocks import BlocksConfig
-    from belief.envs.blocks.rules import RULES
+    from belief.envs.blocks.world import RULES
     from belief.envs.blocks.tasks import FAMILIES
     from belief.grading.trivial import tom_tables_markdown
 

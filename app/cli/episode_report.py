@@ -1,5 +1,5 @@
 """The shared report of the episode commands (``run blocks|hanabi|capture|escape``): every seed played on
-an executor with the progress bar, then the one benchmark shape (:mod:`belief.app.bench.comparison`,
+an executor with the progress bar, then the one benchmark shape (:mod:`belief.app.results.comparison`,
 docs/benchmarks.md): means with 95% t intervals, ToM accuracy per level, the paired differences of
 ``--agents`` against ``--vs``; tables, one JSON line, and with ``--out DIR`` ``episodes.jsonl`` (one row per
 episode and kind) and ``summary.json`` (the JSON line)."""
@@ -46,7 +46,7 @@ COORDQA_CATEGORIES = ("EC", "ToM", "JP")
 def episode_row(result: dict, figures) -> dict:
     """The per-episode metrics of one runner row: its figures, ToM accuracy per level and, when the episode
     asked CoordinationQA questions, the accuracy per category."""
-    from belief.app.bench.metrics import tom_figures
+    from belief.app.results.metrics import tom_figures
 
     row = {"seed": result["seed"], **{f: result[f] for f in figures}}
     if "tom_total" in result:
@@ -59,10 +59,10 @@ def episode_row(result: dict, figures) -> dict:
 
 
 def comparison(world: str, agents: str, vs: Optional[str], seeds, main, other, figures, extra: dict) -> dict:
-    """The benchmark JSON object (:func:`belief.app.bench.comparison.compare`): `agents` is the headline,
+    """The benchmark JSON object (:func:`belief.app.results.comparison.compare`): `agents` is the headline,
     `vs` (when given) the baseline, paired by seed."""
-    from belief.app.bench.comparison import compare
-    from belief.app.bench.metrics import TOM, episode_metrics
+    from belief.app.results.comparison import compare
+    from belief.app.results.metrics import TOM, episode_metrics
 
     results = {agents: main, **({vs: other} if other is not None else {})}
     rows = {k: [episode_row(r, figures) for r in rs] for k, rs in results.items()}
@@ -77,7 +77,7 @@ def report(world: str, agents: str, vs: Optional[str], seeds, runs: dict, figure
            out_files: Optional[dict] = None):
     """Tables (figures per agent, paired differences with `vs`) of ``runs`` (:func:`play_kinds`), the files of
     ``--out`` when given and, with `as_json`, the JSON line."""
-    from belief.app.bench.tables import agents_table, diff_table
+    from belief.app.results.tables import agents_table, diff_table
 
     main, other = runs[agents], runs.get(vs)
     summary = comparison(world, agents, vs, seeds, main, other, figures, extra)

@@ -30,7 +30,7 @@ def bench_guandan_cmd(
     `matchups` and `tom` (the planner's accuracy with the trivial answerers beside it)."""
     from belief.app.bench.guandan import bench_guandan
     from belief.app.runs.progress import progress_bar
-    from belief.envs.guandan.deal import PASS_RULES
+    from belief.envs.guandan.world import PASS_RULES
 
     if pass_rule not in PASS_RULES:
         fail(f"--pass-rule must be one of {', '.join(PASS_RULES)} (got {pass_rule!r})")

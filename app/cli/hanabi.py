@@ -47,7 +47,7 @@ def bench_hanabi(
 ):
     """Hanabi for 2-5 players: score, lives lost, turns per agent kind, paired differences, ToM table."""
     from belief.app.bench.hanabi import bench
-    from belief.app.bench.tables import agents_table, diff_table
+    from belief.app.results.tables import agents_table, diff_table
 
     kinds = run_options.split_kinds(agents)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
-from belief.app.runners.household import AGENT_KINDS, bench, play_episode
+from belief.app.bench.household import AGENT_KINDS, bench, play_episode
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.files.outputs import write_table
@@ -40,19 +40,19 @@ TABLE_METRICS = ("steps", "done_rate", "message_tokens", "comm_frames", "predict
 
 
 def _table(summary: dict) -> Table:
-    from belief.app.bench.tables import agents_table
+    from belief.app.results.tables import agents_table
 
     return agents_table(summary, TABLE_METRICS, f"household_v0 (C-WAH), {summary['episodes']} episode(s): means, "
                                                 "95% intervals, (n) episodes; steps: lower is better")
 
 
 def _diff_table(summary: dict) -> Table:
-    from belief.app.bench.tables import diff_table
+    from belief.app.results.tables import diff_table
 
     return diff_table(summary, ("steps", "done_rate", "message_tokens"))
 
 
-_KINDS = "belief.app.runners.household:AGENT_KINDS"
+_KINDS = "belief.agents.household.team:AGENT_KINDS"
 _HIDDEN_RESULTS = typer.Option(None, "--results", hidden=True)  # before --out: one table file (.json/.jsonl/.csv)
 _HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the trace file of one episode
 

@@ -144,7 +144,7 @@ def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | e
                   pool: dict = None):
     """Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and single-agent
     answerers, one JSON line."""
-    from belief.app.bench.comparison import compare, share
+    from belief.app.results.comparison import compare, share
     from belief.app.runners.coordqa import ANSWERERS, CATEGORY_ORDER
     from belief.app.runners.maze import GAMES
     from belief.grading.trivial import tom_table

@@ -150,7 +150,7 @@ def bench_transport(
 ):
     """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
     from belief.envs.transport.world import parse_subset
-    from belief.app.runners.transport import bench, to_json_line
+    from belief.app.bench.transport import bench, to_json_line
 
     if episodes is not None and episodes_subset is not None:
         _fail("--episodes and --episodes-subset exclude each other (generated worlds or fixed episodes)")

@@ -64,7 +64,7 @@ def run_blocks(
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
     from belief.app.runners.blocks import BlocksConfig
-    from belief.envs.blocks.rules import RULES
+    from belief.envs.blocks.world import RULES
     from belief.envs.blocks.tasks import FAMILIES
 
     check_vs(agents, vs)

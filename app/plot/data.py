@@ -9,7 +9,7 @@ Accepted inputs (the kind is detected, never passed):
   :func:`belief.grading.report.graded_row`: the same reader; unreadable counts as wrong);
 * a file holding the output of a world benchmark with ``--json`` (``belief bench transport|household``,
   ``belief run blocks|hanabi|capture|escape``): the last line that is a JSON object, in the one benchmark shape
-  (:mod:`belief.app.bench.comparison`, checked by :func:`belief.app.bench.schema.validate_bench_json`); its
+  (:mod:`belief.app.results.comparison`, checked by :func:`belief.app.results.schema.validate_bench_json`); its
   ``world`` says which.
 """
 
@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from belief.envs.bomb.map import AGENTS
+from belief.envs.bomb.world import AGENTS
 from belief.envs.bomb.tom import TEMPLATES
 from belief.errors import BeliefError
 from belief.grading.report import LEVELS, graded_row, level_question
@@ -190,7 +190,7 @@ def load_bench_summary(path: Path) -> BenchSummary:
 def bench_summary(summary: dict, source="benchmark") -> BenchSummary:
     """A benchmark's JSON object (what ``belief bench <world> --json`` prints) as plot input; `source`
     names it in errors."""
-    from belief.app.bench.schema import validate_bench_json
+    from belief.app.results.schema import validate_bench_json
 
     path = Path(source)
     shape = validate_bench_json(summary, str(path))  # raises a BeliefError (one line) on another shape

@@ -12,7 +12,7 @@ from belief.agents.blocks.oracle import BlocksOracle
 from belief.agents.protocol import Agent
 from belief.app.runners.feed import QuestionFeed
 from belief.envs.blocks import environment as blocks_v0
-from belief.envs.blocks.rules import DEFAULT_RULES
+from belief.envs.blocks.world import DEFAULT_RULES
 from belief.envs.blocks.tom import answer as exact_answer
 from belief.envs.blocks.tom import is_move, move_questions, trivial_answers
 from belief.errors import BeliefError

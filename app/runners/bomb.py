@@ -25,7 +25,7 @@ from belief.agents.protocol import Agent
 from belief.agents.bomb.planner import PlannerAgent
 from belief.agents.bomb.random_agent import RandomAgent
 from belief.envs.bomb import environment as bomb_v0
-from belief.envs.bomb.map import AGENTS
+from belief.envs.bomb.world import AGENTS
 from belief.envs.bomb.tom import QuestionStream
 from belief.errors import BeliefError
 from belief.grading.levels import LEVELS

@@ -23,7 +23,7 @@ import numpy as np
 
 from belief.agents.overcooked.baselines import GreedyChef, RandomChef
 from belief.agents.overcooked.belief import BeliefChef
-from belief.envs.overcooked.engine import HORIZON, LAYOUTS, SETUP_CPU_S, action_manager, motion_planner
+from belief.envs.overcooked.world import HORIZON, LAYOUTS, SETUP_CPU_S, action_manager, motion_planner
 from belief.envs.overcooked.environment import raw_env
 from belief.envs.overcooked.events import CHEFS
 from belief.envs.overcooked.mcq import choices_at, rows_of

@@ -1,9 +1,11 @@
-"""``belief bench transport``: CoBel, its ablations and the baselines on ``transport_v0``.
+"""``belief run transport``: one ``transport_v0`` episode of one agent type (:func:`run_episode`), and the
+picklable episode function the benchmark shards (:func:`play_episode`; the benchmark is
+:mod:`belief.app.bench.transport`).
 
 Worlds: the 24 fixed episodes, or ``worlds`` generated ones (:func:`belief.envs.transport.world.
 generated_spec`, seeds from :func:`belief.envs.transport.world.bench_world_seeds`). Every agent type plays
 the same worlds, so differences are paired by world, which removes the between-world variance; the summary
-is the one benchmark shape (:mod:`belief.app.bench.comparison`, docs/benchmarks.md): cobel against each
+is the one benchmark shape (:mod:`belief.app.results.comparison`, docs/benchmarks.md): cobel against each
 other agent type, an ordering only when the 95% interval of the difference excludes 0.
 
 Per episode (:func:`play_episode`, a top-level picklable function of ``(config, seed)`` returning a plain
@@ -34,17 +36,12 @@ episodes then run in this process (one client), each ``cobel`` row gets an ``llm
 
 from __future__ import annotations
 
-import json
-import os
 
 from belief.agents.transport.baselines import AGENT_TYPES, SOLO
 from belief.agents.transport.beliefs import snapshot
 from belief.agents.transport.cobel import make_agents
 from belief.envs.transport import environment as transport_v0
 from belief.envs.transport import world as tw
-from belief.app.runs.executor import run_tasks
-from belief.app.bench import metrics
-from belief.app.bench.comparison import agent_figures, compare, headline_of
 
 DEFAULT_AGENTS = ("cobel", "coela", "messenger", "independent", "silent", "rhp", "rhp_alone")
 SAMPLE_EVERY = 5
@@ -175,95 +172,4 @@ def _llm_delta(before: dict, after: dict) -> dict:
     return out
 
 
-def _job(args):
-    config, seed = args
-    return play_episode(config, seed)
-
-
-def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, workers: int | None = None,
-          progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None,
-          executor: str = "local", address: str | None = None) -> dict:
-    """Every agent type on the same worlds: the fixed ``episodes`` (indices; default all 24) or, with
-    ``worlds``, that many generated worlds from ``seed``. ``llm`` (LLM mode for ``cobel``) runs every
-    episode in this process: one client, one usage account. ``progress(row)`` is called per episode.
-    Other episodes run on `executor` (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray)."""
-    if worlds is not None:
-        seeds, kind_of_world = tw.bench_world_seeds(worlds, seed), "generated"
-    else:
-        seeds = list(range(len(tw.EPISODES))) if episodes is None else list(episodes)
-        kind_of_world = "fixed"
-    jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps}, s)
-            for s in seeds for kind in agents]
-    results = []
-    if llm is not None:
-        for config, s in jobs:
-            world = s if kind_of_world == "fixed" else ("gen", s)
-            results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps))
-            if progress:
-                progress(results[-1])
-    else:
-        results = run_tasks(_job, jobs, executor, workers or min(2, os.cpu_count() or 1), address,
-                            progress=(lambda i, r: progress(r)) if progress else None)
-    summary = summarise(results, seed=seed if kind_of_world == "generated" else None, worlds=kind_of_world)
-    if llm is not None:
-        summary["extra"]["llm"] = llm.report()
-    summary["results"] = results
-    return summary
-
-
-HEADLINE = "cobel"
-
-
-def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> dict:
-    """The benchmark JSON object (:func:`belief.app.bench.comparison.compare`): the headline agent (cobel
-    when played) against each other agent type, paired by world. ``extra``: ``worlds`` (fixed or generated),
-    the transport rate per world category per agent, and cobel's token reduction against coela."""
-    kinds = list(dict.fromkeys(r["agent"] for r in results))
-    by_kind = {k: [r for r in results if r["agent"] == k] for k in kinds}
-    headline = headline_of(kinds, HEADLINE)
-    extra = {"worlds": worlds, "by_category": {k: _by_category(rs) for k, rs in by_kind.items()},
-             "prediction_vs_persistence": _prediction_vs_persistence(by_kind),
-             "message_tokens": {k: sum(r["message_tokens"] for r in rs) for k, rs in by_kind.items()},
-             "max_messages": {k: max(r["messages"] for r in rs) for k, rs in by_kind.items()}}
-    out = compare("transport_v0", by_kind, metrics.TRANSPORT, headline, seed=seed, pair_key="world", extra=extra)
-    tokens = {k: out["by_agent"][k]["message_tokens"] for k in kinds}
-    if "cobel" in tokens and tokens.get("coela"):
-        extra["token_reduction_vs_coela"] = 1 - tokens["cobel"] / tokens["coela"]
-    out["extra"] = extra
-    return out
-
-
-def _prediction_vs_persistence(by_kind: dict) -> dict:
-    """Per predicting agent type, pooled over its episodes: the share of predictions that named a key of the
-    teammate's next subgoal, and the share "it keeps doing what it did" got right on the same decisions
-    (the teammate's real previous subgoal overlaps its next: a baseline that reads the teammate and names
-    a whole batch, where the prediction names one key)."""
-    out = {}
-    for k, rows in by_kind.items():
-        n = sum(r["predictions"] for r in rows)
-        if n:
-            out[k] = {"prediction": sum(r["prediction_right"] for r in rows) / n,
-                      "persistence": sum(r["persistence_right"] for r in rows) / n, "predictions": n}
-    return out
-
-
-def _by_category(rows: list) -> dict:
-    """``{category: {"mean", "ci95", "n"}}`` of the transport rate per world family and capacity."""
-    by_cat: dict = {}
-    for r in rows:
-        for cat in (r["family"], r["capacity"]):
-            by_cat.setdefault(cat, []).append({"world": r["world"], "transport_rate": r["transport_rate"]})
-    out = {}
-    for cat, rs in sorted(by_cat.items()):
-        f = agent_figures(rs, [metrics.TRANSPORT[0]], cat, "world")
-        out[cat] = {"mean": f["transport_rate"], "ci95": f["ci95"]["transport_rate"], "n": f["n"]["transport_rate"]}
-    return out
-
-
-def to_json_line(summary: dict) -> str:
-    """The JSON line of ``belief bench transport --json``: the summary without the per-episode rows."""
-    return json.dumps({k: v for k, v in summary.items() if k != "results"})
-
-
-__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "run_episode", "summarise",
-           "to_json_line"]
+__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "play_episode", "run_episode"]

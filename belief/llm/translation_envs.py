@@ -15,7 +15,7 @@ a fact the LLM proposed is not grounded in it (an entity the text never mentions
 something that teammate could not see); the translator sends those problems back like any other.
 
 The core never imports an environment: environments register themselves when imported. ``import
-belief.envs`` registers ``bomb`` (:mod:`belief.envs.bomb.rules`, the bomb-defusal game of Li et al., 2023).
+belief.envs`` registers ``bomb`` (:mod:`belief.envs.bomb.translation`, the bomb-defusal game of Li et al., 2023).
 Register your own::
 
     register_env("myenv", lambda **kw: TranslationEnv("myenv", domain, entities, static_facts, MyRules()))

@@ -1,7 +1,7 @@
 """COBLOCK-style collaborative block building: world, tasks, events, text, ToM questions.
 
-``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class; the versioned
-name ``belief.envs.blocks_v0`` stays importable. They load on first use
+``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class (also as
+``belief.envs.blocks_v0``). They load on first use
 (:mod:`belief.envs.base.lazy_env`).
 """
 

@@ -5,7 +5,7 @@ World and gravity: :mod:`belief.envs.blocks.world`; tasks: :mod:`belief.envs.blo
 builder observes, as trace events: :mod:`belief.envs.blocks.events`; ToM questions answered by the
 checker: :mod:`belief.envs.blocks.tom`. Alice and bob take turns; a round is one move each.
 
-Rules (:mod:`belief.envs.blocks.rules`): ``rules="source"`` (default) as the source paper and code have
+Rules (:mod:`belief.envs.blocks.world`): ``rules="source"`` (default) as the source paper and code have
 it, ``rules="project"`` this project's first variant.
 
 Actions (``Discrete(1683)``, :mod:`belief.envs.blocks.text`): 0 wait, 1 end, 2 send a message (the facts
@@ -30,7 +30,7 @@ import numpy as np
 from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.blocks.events import (f_inventory, f_owner, f_target, inventory_change_events, message_event,
                                        move_event, setup_events)
-from belief.envs.blocks.rules import DEFAULT_RULES, rules_of
+from belief.envs.blocks.world import DEFAULT_RULES, rules_of
 from belief.envs.blocks.tasks import generate
 from belief.envs.blocks.text import END, MESSAGE, N_ACTIONS, PLACE0, REMOVE0, BlockMove, decode, fact_text, render
 from belief.envs.blocks.world import (AGENTS, CELL_INDEX, COLOURS, Task, World, balance, optimal_assignment,
@@ -219,7 +219,7 @@ class raw_env(TurnBasedTextEnv):
     # --- metrics & rendering -----------------------------------------------------------------------
     def metrics(self) -> dict:
         """Success, timesteps, workload balance gamma and gamma_norm = gamma / its best value, as the rules
-        define them (:mod:`belief.envs.blocks.rules`): under the source's, timesteps are both builders'
+        define them (:mod:`belief.envs.blocks.world`): under the source's, timesteps are both builders'
         actions and gamma is Eq. 2-3 (build actions normalised by Algorithm 1's optimal assignment; best
         0.5); under the project's, timesteps are rounds and gamma counts the target blocks each placed
         (best: the most balanced split the inventories allow)."""

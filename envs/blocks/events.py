@@ -25,7 +25,7 @@ Observation model:
 
 from __future__ import annotations
 
-from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.world import AGENTS, CELLS, cell_name
 from belief.truth.trace import Action, Announce, Condition, Content, Effect, Observe, Possible
 

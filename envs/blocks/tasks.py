@@ -22,7 +22,7 @@ import random
 from collections import Counter
 
 from belief.envs.blocks.lacking import choose_lacking
-from belief.envs.blocks.rules import DEFAULT_RULES, PROJECT, rules_of
+from belief.envs.blocks.world import DEFAULT_RULES, PROJECT, rules_of
 from belief.envs.blocks.world import AGENTS, CELLS, BlocksError, Step, Task, replay_plan, supported
 
 COLOURS = PROJECT.colours

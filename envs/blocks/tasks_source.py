@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from belief.envs.blocks.rules import SOURCE
+from belief.envs.blocks.world import SOURCE
 from belief.envs.blocks.lacking import choose_lacking
 from belief.envs.blocks.world import AGENTS, BlocksError, Step, Task, replay_plan, supported
 

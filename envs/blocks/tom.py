@@ -28,7 +28,7 @@ from typing import Optional
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import TurnQuestion
 from belief.envs.blocks.events import f_inventory, f_target
-from belief.envs.blocks.rules import rules_of
+from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.world import AGENTS, cell_text
 from belief.grading.levels import LEVELS, level_chain
 

@@ -1,7 +1,7 @@
-"""The bomb-defusal team game (Li et al. 2023): rules, map, events, text interface, ToM questions.
+"""The bomb-defusal team game (Li et al. 2023): world model, events, text interface, ToM questions.
 
-``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class; the versioned
-name ``belief.envs.bomb_v0`` stays importable. They load on first use
+``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class (also as
+``belief.envs.bomb_v0``). They load on first use
 (:mod:`belief.envs.base.lazy_env`).
 """
 

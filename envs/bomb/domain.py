@@ -3,7 +3,7 @@
 Facts about a game (:mod:`belief.envs.bomb.environment`) live in the ``bomb`` domain: agents ``AT`` rooms, bombs
 ``IN`` rooms, a bomb's remaining colour sequence (``seq(bomb_3, red_green)``, ``none`` once defused), its
 ``state`` (active/defused), the cutters each agent ``has`` and the hallways (``adjacent``). Used by the
-rule translator (:mod:`belief.envs.bomb.rules`) and by the agents that keep a belief store.
+rule translator (:mod:`belief.envs.bomb.translation`) and by the agents that keep a belief store.
 """
 
 from __future__ import annotations

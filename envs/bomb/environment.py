@@ -1,6 +1,6 @@
 """``bomb_v0``: the bomb-defusal team game of Li et al. (2023) as a PettingZoo AEC environment.
 
-Rules live in :mod:`belief.envs.bomb.map`; free-text actions go through
+Rules live in :mod:`belief.envs.bomb.world`; free-text actions go through
 :mod:`belief.envs.bomb.text`; ToM questions and their exact answers come from
 :mod:`belief.envs.bomb.tom`, a pure function of the global trace this env writes (``env.trace``).
 
@@ -39,7 +39,7 @@ import numpy as np
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 
-from belief.envs.bomb.map import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
+from belief.envs.bomb.world import (AGENTS, MAX_ROUNDS, World, bomb_name, colour_list, names_list, room_name,
                                   unrecognised_feedback)
 from belief.envs.bomb.events import (defusal_events, delivery_event, possible_change_event, room_view_events,
                                      sequence_seen_events, setup_events, world_constraints, f_at, room_id)
@@ -132,7 +132,7 @@ class raw_env(TurnBasedTextEnv):
         options = options or {}
         if options.get("world") is not None:  # a scripted scenario (tests, tutorials)
             if not isinstance(options["world"], World):
-                raise TypeError("options['world'] must be a belief.envs.bomb.map.World")
+                raise TypeError("options['world'] must be a belief.envs.bomb.world.World")
             self.world = deepcopy(options["world"])
         else:
             self.world = World.generate(self._seed, random_maps=options.get("random_maps", self.random_maps))

@@ -33,7 +33,7 @@ Observation model (the rules of the world, locations, the score and the cutters 
 
 from __future__ import annotations
 
-from belief.envs.bomb.map import COLOURS
+from belief.envs.bomb.world import COLOURS
 from belief.truth.trace import Action, Announce, Condition, Content, Effect, Observe, Possible
 
 

@@ -10,7 +10,7 @@ round's turns; "aware that you changed it": ``last_defuser`` is you).
 from __future__ import annotations
 
 from belief.envs.bomb.events import f_last_defuser, turn_value
-from belief.envs.bomb.map import AGENTS
+from belief.envs.bomb.world import AGENTS
 from belief.envs.bomb.tom import questions, template_fluent
 from belief.grading.levels import level_chain
 from belief.grading.questions import Question

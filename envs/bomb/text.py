@@ -15,7 +15,7 @@ sequence, a defused bomb or phase); the env records them in the global trace, wh
 checker treats them as believed by every teammate (:mod:`belief.envs.bomb.tom`). The ``fmt_*``
 helpers write facts in a form this parser reads back exactly. :func:`format_messages` writes the
 messages line of an observation with every text quoted as a JSON string, so no message can speak as
-another agent or leave the line (:meth:`belief.envs.bomb.rules.BombRules.split_messages` reads it back).
+another agent or leave the line (:meth:`belief.envs.bomb.translation.BombRules.split_messages` reads it back).
 
 Every parser here runs in linear time on any input (a 10 KB message once took 37 s): whitespace runs
 are collapsed first, quantifiers are possessive where backtracking could repeat, and the action
@@ -28,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from belief.envs.bomb.map import COLOURS, action_table, bomb_name, room_name, unrecognised_feedback
+from belief.envs.bomb.world import COLOURS, action_table, bomb_name, room_name, unrecognised_feedback
 
 _MSG_SPLIT = re.compile(r"(?is)(?:^|\n|[.;]\s*+|\s)(?:message|msg|say|send message|tell (?:the )?team)"
                         r"\s*+[:\-]\s*+(.*)$")

@@ -39,7 +39,7 @@ from typing import Optional
 from belief.truth.checker import check
 from belief.truth.tracker import Tracker
 from belief.envs.bomb.events import f_changed, f_contents, f_in, f_last_defusal, f_last_defuser, f_seq
-from belief.envs.bomb.map import AGENTS, bomb_name, room_name
+from belief.envs.bomb.world import AGENTS, bomb_name, room_name
 from belief.envs.base.labels import LabelledQuestion
 from belief.errors import TraceError
 from belief.grading.levels import LEVELS, level_chain

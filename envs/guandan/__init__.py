@@ -2,7 +2,7 @@
 
 ``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class. They load on
 first use (:mod:`belief.envs.base.lazy_env`); the rules (:mod:`.cards`, :mod:`.combinations`, :mod:`.moves`,
-:mod:`.deal`, :mod:`.match`) import no PettingZoo.
+:mod:`.world`, :mod:`.match`) import no PettingZoo; the versioned name is ``belief.envs.guandan_v0``.
 """
 
 from belief.envs.base.lazy_env import ENV_NAMES, env_attributes

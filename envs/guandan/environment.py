@@ -1,6 +1,6 @@
 """``guandan_v0``: 4-player Guandan as a PettingZoo AEC environment that writes the global trace.
 
-Rules: :mod:`belief.envs.guandan.deal` (a deal), :mod:`belief.envs.guandan.match` (levels and tribute between
+Rules: :mod:`belief.envs.guandan.world` (a deal), :mod:`belief.envs.guandan.match` (levels and tribute between
 deals), :mod:`belief.envs.guandan.moves` (the legal plays). Events: :mod:`belief.envs.guandan.events` and
 :mod:`belief.envs.guandan.ruling_out`. ToM questions: :mod:`belief.envs.guandan.tom`.
 
@@ -32,7 +32,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.envs.guandan.cards import DECK_SIZE, face
 from belief.envs.guandan.combinations import KINDS, PASS
-from belief.envs.guandan.deal import Deal, partner, team
+from belief.envs.guandan.world import Deal, partner, team
 from belief.envs.guandan.events import PLAYERS, deal_events
 from belief.envs.guandan.match import Match
 from belief.envs.guandan.moves import MAX_PLAYS

@@ -1,7 +1,7 @@
 """Between deals: levels, tribute and return tribute (with the anti-tribute rule), and the end of a match.
 
 Each team has a level (a rank index; both start at 2). A deal is played at the level of the team that won
-the previous deal (the first at 2). After a deal the winners go up by :func:`~belief.envs.guandan.deal.upgrade`
+the previous deal (the first at 2). After a deal the winners go up by :func:`~belief.envs.guandan.world.upgrade`
 (capped at A); a team that wins a deal played at its level A with its partner not last wins the match.
 
 Tribute before every deal but the first (:func:`tribute`):
@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 
 from belief.envs.guandan.cards import ACE, RED_JOKER, TEN, face, face_order, rank, wild_face
-from belief.envs.guandan.deal import Deal, partner, shuffled_hands, team, upgrade
+from belief.envs.guandan.world import Deal, partner, shuffled_hands, team, upgrade
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""Hanabi for 2-5 players: rules, events, the hint record, text, ToM questions.
+"""Hanabi for 2-5 players: world model, events, the hint record, text, ToM questions.
 
-``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class; the versioned
-name ``belief.envs.hanabi_v0`` stays importable. They load on first use
+``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class (also as
+``belief.envs.hanabi_v0``). They load on first use
 (:mod:`belief.envs.base.lazy_env`).
 """
 

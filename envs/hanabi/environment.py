@@ -1,6 +1,6 @@
 """``hanabi_v0``: Hanabi for 2-5 players as a PettingZoo AEC environment that writes the global trace.
 
-Rules: :mod:`belief.envs.hanabi.rules` (as in the Hanabi Learning Environment; checked against it by
+Rules: :mod:`belief.envs.hanabi.world` (as in the Hanabi Learning Environment; checked against it by
 ``tests/envs/hanabi/test_hle_differential.py``). What each player observes, as trace events:
 :mod:`belief.envs.hanabi.events`. What the hints say about each card: :mod:`belief.envs.hanabi.knowledge`.
 ToM questions with exact answers from the checker: :mod:`belief.envs.hanabi.tom` (``questions(env.trace)``).
@@ -9,7 +9,7 @@ Each player's private trace (the events it perceived, values it did not see mask
 
 Actions (``Discrete(n_actions(N))``, 20 with two players): play slot s, discard slot s, then per other
 player a block of ten hints (five colours, red yellow green blue white, then ranks 1-5); see
-:mod:`belief.envs.hanabi.rules`. Illegal moves are masked (``infos[agent]["action_mask"]`` and the
+:mod:`belief.envs.hanabi.world`. Illegal moves are masked (``infos[agent]["action_mask"]`` and the
 observation's ``action_mask``). Observation::
 
     Dict(observation: Box(0, 50, (10 + 2H(N-1),), int64)  # hints, lives, deck size, 5 fireworks, own hand
@@ -28,7 +28,7 @@ import numpy as np
 from belief.envs.base.parallel import turn_based_constructors
 from belief.envs.hanabi.events import CONSTRAINTS, hint_events, reveal_events, setup_events
 from belief.envs.hanabi.knowledge import HintKnowledge
-from belief.envs.hanabi.rules import COLOURS, MAX_SCORE, RANKS, Game, HINT_COLOUR, hand_size, n_actions, players_of
+from belief.envs.hanabi.world import COLOURS, MAX_SCORE, RANKS, Game, HINT_COLOUR, hand_size, n_actions, players_of
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import TurnBasedTextEnv
 from belief.truth.trace import Action, Trace

@@ -29,7 +29,7 @@ card is the set of its per-colour and per-rank fluents it holds. Observation mod
 
 from __future__ import annotations
 
-from belief.envs.hanabi.rules import COLOURS, PLAYERS, RANKS, Card
+from belief.envs.hanabi.world import COLOURS, PLAYERS, RANKS, Card
 from belief.truth.trace import Action, Effect, Observe
 
 EVERYONE = tuple(PLAYERS)

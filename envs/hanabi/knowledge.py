@@ -13,7 +13,7 @@ folds one hint event at a time (:meth:`HintKnowledge.apply_hint`) for agents tha
 
 from __future__ import annotations
 
-from belief.envs.hanabi.rules import COLOURS, RANKS
+from belief.envs.hanabi.world import COLOURS, RANKS
 
 ALL_COLOURS = frozenset(COLOURS)
 ALL_RANKS = frozenset(RANKS)

@@ -36,7 +36,7 @@ from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge, is_hint_event
-from belief.envs.hanabi.rules import COLOURS, RANKS
+from belief.envs.hanabi.world import COLOURS, RANKS
 from belief.grading.levels import LEVELS, level_chain
 
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")

@@ -1,7 +1,7 @@
 """Symbolic C-WAH household rearrangement: world, text, environment.
 
-``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class; the versioned
-name ``belief.envs.household_v0`` stays importable. They load on first use
+``env()`` is the AEC environment, ``parallel_env()`` the parallel one, ``raw_env`` the class (also as
+``belief.envs.household_v0``). They load on first use
 (:mod:`belief.envs.base.lazy_env`).
 """
 

@@ -1,5 +1,5 @@
 """Overcooked-AI (the ``overcooked_ai_py`` engine, the ``overcooked`` extra) on the five layouts of the
-LLM-Coordination study: :mod:`~belief.envs.overcooked.engine` (the engine, quiet, cached planners),
+LLM-Coordination study: :mod:`~belief.envs.overcooked.world` (the engine, quiet, cached planners),
 :mod:`~belief.envs.overcooked.events` (the trace vocabulary), :mod:`~belief.envs.overcooked.environment`
 (``overcooked_v0``), :mod:`~belief.envs.overcooked.tom` (ToM questions) and
 :mod:`~belief.envs.overcooked.mcq` (CoordinationQA-style multiple choice).

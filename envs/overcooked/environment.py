@@ -1,7 +1,7 @@
 """``overcooked_v0``: the Overcooked-AI engine (``overcooked_ai_py``) as a PettingZoo environment.
 
 Two chefs, alice (the engine's player 0) and bob (player 1), act simultaneously each timestep on one of the
-five layouts of the LLM-Coordination study (:data:`~belief.envs.overcooked.engine.LAYOUTS`); the dynamics,
+five layouts of the LLM-Coordination study (:data:`~belief.envs.overcooked.world.LAYOUTS`); the dynamics,
 rewards (20 per soup served) and horizon are the engine's ``OvercookedEnv`` (default 400 steps, the study's).
 The episode is truncated at the horizon (Overcooked has no terminal state).
 
@@ -31,7 +31,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from belief.envs.base.render import rendered
 from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import ParallelTextEnv
-from belief.envs.overcooked.engine import (HORIZON, LAYOUTS, SOUP_REWARD, OvercookedError, engine, gridworld,
+from belief.envs.overcooked.world import (HORIZON, LAYOUTS, SOUP_REWARD, OvercookedError, engine, gridworld,
                                            new_engine_env)
 from belief.envs.overcooked.events import (CHEFS, SUBGOALS, announce_event, cell, f_intent, held_value,
                                            intent_event, pot_value, sees, setup_events, step_events,

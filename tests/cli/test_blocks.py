@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from belief.app.bench.schema import validate_bench_json
+from belief.app.results.schema import validate_bench_json
 from belief.app.cli import app
 
 runner = CliRunner()

@@ -46,7 +46,7 @@ CLI = "from belief.app.cli import main\nsys.argv[0] = 'belief'\nmain()\n"
 
 
 def test_kernel_and_grade_need_no_extra(tmp_path):
-    r = without(EXTRA_MODULES, "import belief.checker, belief.trace, belief.store, belief.truth.checker\n"
+    r = without(EXTRA_MODULES, "import belief.truth.checker, belief.truth.trace, belief.logic.store\n"
                 "from belief import examples\nprint(examples.scenario('sally-anne').store().chains())")
     assert r.returncode == 0, r.stderr
     r = without(EXTRA_MODULES, CLI, "grade", EXAMPLES / "grading_example.trace.jsonl",
@@ -146,7 +146,7 @@ def test_a_world_without_the_envs_extra_names_it_to_library_users(tmp_path):
             "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
             "sys.meta_path.insert(0, Block())\n"
             "from belief.errors import MissingExtraError\n"
-            "from belief.envs.bomb import rules  # a helper module needs no extra\n"
+            "from belief.envs.bomb import translation  # a helper module needs no extra\n"
             "try:\n"
             "    from belief.envs.bomb import env\n"
             "except MissingExtraError as e:\n"

@@ -3,7 +3,7 @@ import json
 from typer.testing import CliRunner
 
 from belief.app.bench.guandan import TOP_KEYS, shape_part
-from belief.app.bench.schema import validate_bench_json
+from belief.app.results.schema import validate_bench_json
 from belief.app.cli import app
 
 runner = CliRunner()

@@ -3,7 +3,7 @@ import json
 
 from typer.testing import CliRunner
 
-from belief.app.bench.schema import validate_bench_json as validate_bench
+from belief.app.results.schema import validate_bench_json as validate_bench
 from belief.app.cli import app
 
 

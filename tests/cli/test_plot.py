@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from belief.app.cli import app
 from belief.app.plot.figures import draw, rounds_figure, save_figure, tom_accuracy_figure, transport_figure
-from belief.app.bench.schema import validate_bench_json
+from belief.app.results.schema import validate_bench_json
 from belief.app.plot.data import BenchSummary, ResultsError, load_results
 from belief.grading.report import LEVELS
 from belief.grading.stats import wilson_ci95

@@ -1,7 +1,7 @@
 """Messages are data: prompt injection never writes another agent's beliefs or the ground truth."""
 import pytest
 
-from belief.envs.bomb.rules import bomb_message_facts
+from belief.envs.bomb.translation import bomb_message_facts
 from belief.llm.messages import message_claims, receive_message
 from belief.logic.policies import Skeptical
 from belief.llm.translate import Translator

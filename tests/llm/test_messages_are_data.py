@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from belief.agents.bomb.llm import LLMBombAgent, render_view
 from belief.app.cli import app
 from belief.envs.bomb import environment as bomb_v0
-from belief.envs.bomb.rules import BombRules
+from belief.envs.bomb.translation import BombRules
 from belief.testing.llm_server import FakeOpenAI, last_user_text
 from belief.llm.translate import TranslationError, Translator
 from belief.llm.translation_envs import get_env

@@ -244,7 +244,7 @@ def test_rules_cover_every_bomb_v0_observation(seed, random_maps):
 
     from belief.agents.bomb.llm import render_view
     from belief.envs.bomb import environment as bomb_v0
-    from belief.envs.bomb.rules import bomb_env_from_trace_meta
+    from belief.envs.bomb.translation import bomb_env_from_trace_meta
 
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps)
     e.reset()

@@ -3,7 +3,7 @@ import statistics
 from belief.agents.hanabi.belief import HanabiBeliefAgent
 from belief.app.runners.hanabi import HanabiConfig, play_game
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.rules import COLOURS, Move
+from belief.envs.hanabi.world import COLOURS, Move
 
 
 def test_belief_team_outscores_the_hintless_team():

@@ -10,8 +10,8 @@ import pytest
 from belief.agents.household import messages as msgs
 from belief.agents.household.mhp import Situation, Task, choose
 from belief.agents.household.team import AGENT_KINDS, make_team, team_size
-from belief.app.bench.schema import validate_bench_json
-from belief.app.runners.household import play_episode, summarise
+from belief.app.results.schema import validate_bench_json
+from belief.app.bench.household import play_episode, summarise
 from belief.truth.checker import check
 from belief.envs.household import environment as hv
 from belief.truth.filter import private_trace

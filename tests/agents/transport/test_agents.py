@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from belief.agents.transport import cobel as tc
-from belief.app.bench.schema import validate_bench_json
+from belief.app.results.schema import validate_bench_json
 from belief.agents.transport.planner import Planner, build_problem, greedy_plan, solve
 from belief.envs.transport import environment as tv
 from belief.envs.transport import world as tw
@@ -310,7 +310,7 @@ def test_llm_message_writer_keeps_facts_and_falls_back_offline():
 
 _BENCH_SNIPPET = """
 import json
-from belief.app.runners.transport import bench, to_json_line
+from belief.app.bench.transport import bench, to_json_line
 s = bench([0, 12], ("coela", "cobel"), workers=1)
 for r in s["results"]:
     r["planner"].pop("seconds")

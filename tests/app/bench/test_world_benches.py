@@ -4,7 +4,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from belief.app.bench.schema import validate_bench_json
+from belief.app.results.schema import validate_bench_json
 from belief.app.cli import app
 
 WORLD_BENCHES = {

@@ -5,7 +5,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
 from belief.envs.bomb import environment as bomb_v0
-from belief.envs.bomb.map import DEFAULT_EDGES, DEFAULT_ROOMS, World, action_table
+from belief.envs.bomb.world import DEFAULT_EDGES, DEFAULT_ROOMS, World, action_table
 from belief.truth.trace import Trace
 
 

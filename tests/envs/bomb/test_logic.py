@@ -8,7 +8,7 @@ from belief.truth.checker import check
 from belief.truth.index import is_marker
 from belief.envs.bomb import environment as bomb_v0
 from belief.envs.bomb.events import f_changed, f_contents, f_in, f_last_defuser, f_seq
-from belief.envs.bomb.map import DEFAULT_MAP, Bomb, World
+from belief.envs.bomb.world import DEFAULT_MAP, Bomb, World
 from belief.envs.bomb.text import TextInterface
 from belief.envs.bomb.tom import questions, truth
 from belief.truth.filter import private_trace

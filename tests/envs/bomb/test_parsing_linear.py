@@ -10,7 +10,7 @@ import sys
 
 CHILD = r'''
 import json, sys
-from belief.envs.bomb.rules import BombRules
+from belief.envs.bomb.translation import BombRules
 from belief.envs.bomb.text import parse_message_facts, split_message
 from belief.agents.bomb.llm import split_reply
 

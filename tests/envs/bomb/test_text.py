@@ -1,7 +1,7 @@
 import pytest
 
 from belief.envs.bomb import environment as bomb_v0
-from belief.envs.bomb.map import DEFAULT_ROOMS, action_table
+from belief.envs.bomb.world import DEFAULT_ROOMS, action_table
 from belief.envs.bomb.text import (TextInterface, fmt_contents, fmt_defused_phase, fmt_seq, parse_action,
                                    parse_message_facts, split_message)
 

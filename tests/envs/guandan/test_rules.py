@@ -9,7 +9,7 @@ import pytest
 from belief.envs.guandan.cards import (DECK_SIZE, RANK_NAMES, face, face_name, order, parse_face,
                                        wild_face)
 from belief.envs.guandan.combinations import PASS, Move, beats, describe, power
-from belief.envs.guandan.deal import Deal, IllegalMove, shuffled_hands, upgrade
+from belief.envs.guandan.world import Deal, IllegalMove, shuffled_hands, upgrade
 from belief.envs.guandan.match import Match, return_card, tribute, tribute_card
 from belief.envs.guandan.moves import face_counts, legal_plays
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from belief.envs.guandan.cards import DECK_SIZE, face, order, rank, suit, wild_face
 from belief.envs.guandan.combinations import beats
-from belief.envs.guandan.deal import Deal
+from belief.envs.guandan.world import Deal
 from belief.envs.guandan.match import Match
 from belief.envs.guandan.moves import face_counts, legal_plays
 

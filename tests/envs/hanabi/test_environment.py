@@ -5,7 +5,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.rules import COLOURS, MAX_HINTS, Game, HanabiError, Move, deck
+from belief.envs.hanabi.world import COLOURS, MAX_HINTS, Game, HanabiError, Move, deck
 
 
 def test_api_test():

@@ -17,7 +17,7 @@ from belief.agents.hanabi.knowledge import possible
 from belief.envs.hanabi import environment as hanabi_env
 from belief.envs.hanabi.events import CONSTRAINTS
 from belief.envs.hanabi.knowledge import possible_from_hints
-from belief.envs.hanabi.rules import COLOURS, DISCARD, HINT_COLOUR, HINT_RANK, PLAY, Game, Move, hand_size
+from belief.envs.hanabi.world import COLOURS, DISCARD, HINT_COLOUR, HINT_RANK, PLAY, Game, Move, hand_size
 from belief.truth.checker import check
 from belief.truth.trace import Trace
 

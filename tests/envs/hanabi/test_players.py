@@ -8,7 +8,7 @@ from pettingzoo.test import api_test
 from belief.agents.hanabi.knowledge import possible
 from belief.envs.hanabi import environment as hanabi_env
 from belief.envs.hanabi.knowledge import possible_from_hints
-from belief.envs.hanabi.rules import COLOURS, Game, HanabiError, Move, hand_size, n_actions, players_of
+from belief.envs.hanabi.world import COLOURS, Game, HanabiError, Move, hand_size, n_actions, players_of
 from belief.truth.checker import check
 from belief.truth.filter import private_trace
 

@@ -3,7 +3,7 @@
 from belief.truth.checker import check
 from belief.envs.hanabi import environment as hanabi_v0
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_rank
-from belief.envs.hanabi.rules import COLOURS, Move
+from belief.envs.hanabi.world import COLOURS, Move
 from belief.envs.hanabi.tom import answer, questions
 from belief.truth.filter import private_trace
 

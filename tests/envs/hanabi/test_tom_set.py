@@ -1,7 +1,7 @@
 """The ToM set: elimination, seen and third-order questions, answered by the checker, beside trivial answerers."""
 
 from belief.envs.hanabi import environment as hanabi_env
-from belief.envs.hanabi.rules import COLOURS, Move
+from belief.envs.hanabi.world import COLOURS, Move
 from belief.envs.hanabi.tom import TOM_TYPES, answer, positive_record, tom_questions, trivial_answers
 from belief.grading.trivial import tom_table
 from belief.truth.checker import check

@@ -12,7 +12,7 @@ pytest.importorskip("overcooked_ai_py")
 from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 
 from belief.envs import overcooked  # noqa: E402
-from belief.envs.overcooked.engine import LAYOUTS, OvercookedError, engine  # noqa: E402
+from belief.envs.overcooked.world import LAYOUTS, OvercookedError, engine  # noqa: E402
 from belief.envs.overcooked.events import f_pot  # noqa: E402
 from belief.errors import MissingExtraError  # noqa: E402
 from belief.truth.checker import check  # noqa: E402
@@ -118,7 +118,7 @@ def test_tom_and_mc_rows_with_trivial_answerers():
 def test_bench_command_prints_the_bench_shape_with_by_layout():
     from typer.testing import CliRunner
 
-    from belief.app.bench.schema import validate_bench_json
+    from belief.app.results.schema import validate_bench_json
     from belief.app.cli import app
 
     res = CliRunner().invoke(app, ["bench", "overcooked", "--episodes", "2", "--seed", "7000", "--layouts",

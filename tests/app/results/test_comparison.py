@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from belief.app.bench.comparison import Metric, compare, paired_difference, share
-from belief.app.bench.schema import BenchShapeError, validate_bench_json
+from belief.app.results.comparison import Metric, compare, paired_difference, share
+from belief.app.results.schema import BenchShapeError, validate_bench_json
 from belief.errors import BeliefError
 
 STEPS = Metric("steps", False, "steps")

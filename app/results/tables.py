@@ -1,4 +1,4 @@
-"""Rich tables of a benchmark comparison (:mod:`belief.app.bench.comparison`): figures per agent, and the
+"""Rich tables of a benchmark comparison (:mod:`belief.app.results.comparison`): figures per agent, and the
 headline agent's paired differences against each baseline."""
 
 from __future__ import annotations

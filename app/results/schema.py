@@ -1,4 +1,4 @@
-"""The validator of the benchmark JSON shape (:mod:`belief.app.bench.comparison`): pydantic at the boundary
+"""The validator of the benchmark JSON shape (:mod:`belief.app.results.comparison`): pydantic at the boundary
 where a benchmark's output is read back (``belief plot``, tests, notebooks)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from belief.app.bench.comparison import ORDERINGS, RESERVED
+from belief.app.results.comparison import ORDERINGS, RESERVED
 from belief.errors import BeliefError
 
 Interval = Optional[tuple[float, float]]

@@ -4,7 +4,7 @@ A metric's per-episode value is read from the runner's row under the same name (
 
 from __future__ import annotations
 
-from belief.app.bench.comparison import Metric, share
+from belief.app.results.comparison import Metric, share
 from belief.grading.report import LEVELS
 
 TRANSPORT = (
