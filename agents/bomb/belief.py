@@ -73,7 +73,6 @@ class BeliefAgent(BombAgent):
         b = self.room_bomb.get(room)
         if b is None or b in self.defused:
             return
-        t = 2 * k + 1
         ck = self.ck_seq.get(b)
         if ck and ck[0] in self.cutters[who]:
             new = ck[1:]
@@ -87,7 +86,6 @@ class BeliefAgent(BombAgent):
         self.done_turns.add(k)
         self.visited.add(frm)
         self.loc[who] = to
-        t = 2 * k + 1
         if rec["score"] > self.score and frm == to:
             b = self.room_bomb.get(frm)
             ck = self.ck_seq.get(b) if b is not None else None

@@ -16,7 +16,6 @@ episode (names relative to the run directory; nothing in them depends on where o
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 

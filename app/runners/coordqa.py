@@ -167,4 +167,4 @@ def _row(q, answers: dict, rng: random.Random) -> dict:
             "options": list(q.options), "answers": answers}
 
 
-__all__ = ["choice_episode", "predict_partner", "alone_action", "ANSWERERS", "CATEGORY_ORDER"]
+__all__ = ["predict_partner", "alone_action", "ANSWERERS", "CATEGORY_ORDER"]

@@ -37,10 +37,10 @@ class TextSpaces:
     N_ACTIONS: int
     TEXT_MAX: int
 
-    @functools.lru_cache(maxsize=None)
+    @functools.lru_cache(maxsize=None)  # noqa: B019  (api_test needs the identical space object; envs are few)
     def observation_space(self, agent):
         return text_observation_space(spaces.Box(*self.OBS_BOX), self.N_ACTIONS, self.TEXT_MAX)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.lru_cache(maxsize=None)  # noqa: B019  (api_test needs the identical space object; envs are few)
     def action_space(self, agent):
         return spaces.Discrete(self.N_ACTIONS)

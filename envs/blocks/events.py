@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.world import AGENTS, CELLS, cell_name
-from belief.truth.trace import Action, Announce, Condition, Content, Effect, Observe, Possible
+from belief.truth.trace import Action, Announce, Condition, Content, Effect, Observe
 
 EVERYONE = tuple(AGENTS)
 

@@ -33,7 +33,7 @@ from belief.envs.base.spaces import printable
 from belief.envs.base.text_env import ParallelTextEnv
 from belief.envs.overcooked.world import (HORIZON, LAYOUTS, SOUP_REWARD, OvercookedError, engine, gridworld,
                                            new_engine_env)
-from belief.envs.overcooked.events import (CHEFS, SUBGOALS, announce_event, cell, f_intent, held_value,
+from belief.envs.overcooked.events import (CHEFS, SUBGOALS, announce_event, cell, held_value,
                                            intent_event, pot_value, sees, setup_events, step_events,
                                            world_fluents)
 from belief.truth.trace import Trace

@@ -14,7 +14,7 @@ from belief.errors import BeliefError
 from belief.grading.files import load_answers, load_questions, read_complete_trace
 from belief.grading.questions import GradingError, Question, gold_answer, parse_fluent, question_from_dict
 from belief.grading.report import ROW_COLUMNS, episode_id, grade_questions, grade_trace
-from belief.truth.trace import Enter, Exit, Move, Trace
+from belief.truth.trace import Enter, Move, Trace
 
 TRACE = examples.path("grading_example.trace.jsonl")
 QUESTIONS = examples.path("grading_example.questions.jsonl")

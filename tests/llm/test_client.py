@@ -1,6 +1,5 @@
 """The openai client against a real loopback server: configuration, structured output, faults, usage, cache."""
 import json
-import time
 
 import pytest
 from pydantic import BaseModel

@@ -76,7 +76,7 @@ def test_a_short_retry_after_is_honoured(fake, client_for):
 def test_json_extraction_is_linear_on_adversarial_replies():
     # each took from seconds to minutes with one decode attempt per '{' (a megabyte of '{': ~30 s)
     for text in ("{" * 1_000_000, "[" * 1_000_000, '{"a": ' * 200_000, '{"' * 500_000, '"' * 1_000_000):
-        value, _ = bounded(lambda: _extract(text))
+        value, _ = bounded(lambda text=text: _extract(text))
         assert isinstance(value, ValueError), value
     value, _ = bounded(lambda: _extract("x {" * 300_000 + '{"ok": 1}'))
     assert value == {"ok": 1}
@@ -113,7 +113,7 @@ def test_deeply_nested_json_is_an_llm_error(fake, client_for, where):
     fake.default = {"nested": 100_000, "where": where}
     for mode in ("json_schema", "json_object", "text"):
         client = client_for(fake, structured=mode)
-        err, _ = bounded(lambda: client.structured(MSGS, FactList))
+        err, _ = bounded(lambda client=client: client.structured(MSGS, FactList))
         assert isinstance(err, LLMError) and not isinstance(err, RecursionError), repr(err)
         assert "\n" not in str(err)
     client = client_for(fake)

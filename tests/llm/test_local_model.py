@@ -102,5 +102,6 @@ def test_llm_agent_turn_is_a_valid_action(llm):
     agent = LLMBombAgent("alpha", llm, e.world.map, e.world.cutters, verify_rounds=1, history_turns=0)
     action = agent.act(e.observe("alpha"), e.infos["alpha"])
     message = agent.message()
+    assert message is None or isinstance(message, str)
     assert e.infos["alpha"]["action_mask"][action] == 1
     assert agent.stats["llm_calls"] <= 2

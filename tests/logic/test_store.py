@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from belief import BatchError, BeliefConflictError, BeliefError, BeliefTypeError, Fact, Stance
+from belief import BatchError, BeliefConflictError, BeliefError, BeliefTypeError, Stance
 from belief import examples
 from belief.grammar import parse_fact
 from belief.logic.store import BeliefStore

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from itertools import product
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belief.truth.checker import GroundTruth, check
+from belief.truth.checker import check
 from belief.truth.index import is_marker
 from belief.logic.formula import normalize_chain
 from belief.testing.traces import (AGENTS, BOXES, N_OPS, OBJECTS, ROOMS, build_trace, perceived_steps_st,  # noqa: F401

@@ -5,7 +5,7 @@ from belief.app.runners.coordqa import choice_questions, random_state
 from belief.app.runners.maze import snapshot
 from belief.envs.coordqa.choice import LETTERS, ec_question, jp_gold, legal_actions, tom_question
 from belief.envs.maze import escape as escape_v0
-from belief.envs.maze.world import MOVES, STAY, USE
+from belief.envs.maze.world import MOVES, USE
 
 
 def _state(e):

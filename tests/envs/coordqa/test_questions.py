@@ -8,7 +8,7 @@ from belief.app.runners.maze import MazeConfig, play_episode, snapshot
 from belief.envs.maze import capture as capture_v0
 from belief.envs.maze import escape as escape_v0
 from belief.agents.maze.belief import MazeBeliefAgent
-from belief.envs.coordqa.questions import best_actions, ec_answer, plan_questions, reach_if_closed
+from belief.envs.coordqa.questions import best_actions, ec_answer, plan_questions
 from belief.grading.questions import question_from_dict
 from belief.grading.report import grade_questions, grade_trace
 

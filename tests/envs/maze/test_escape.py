@@ -1,6 +1,5 @@
 import random
 
-import pytest
 from pettingzoo.test import api_test
 
 from belief.truth.checker import check

@@ -1,5 +1,4 @@
 """The LLM-Coordination source's CollabEscape and CollabCapture (the default rules)."""
-import random
 
 from pettingzoo.test import api_test, parallel_api_test
 
