@@ -3,8 +3,8 @@
 The readable form is one fact per line; the s-expression form holds facts, domain and scenario
 declarations.  Both produce the same values (:mod:`belief.logic.formula`); a declaration is returned as a
 :class:`Declaration` (its sections as parsed), which :mod:`belief.logic.domain` and :mod:`belief.logic.scenario` turn
-into typed values.  Importing this module registers the parsers behind ``Formula.parse`` and
-``Fact.parse`` (:func:`belief.logic.formula.register_parsers`).  lark's exceptions never escape:
+into typed values.  :mod:`belief.grammar` registers the parsers behind ``Formula.parse`` and
+``Fact.parse`` (:func:`belief.logic.formula.register_syntax`).  lark's exceptions never escape:
 every failure becomes a :class:`~belief.errors.BeliefSyntaxError` with line, column, a caret line and
 what was expected in words.
 """
@@ -21,8 +21,7 @@ import lark
 from lark import Lark, Transformer, v_args
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
-from belief.logic.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var,
-                            register_parsers)
+from belief.logic.formula import INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var
 from belief.grammar.diagnostics import depth_error, to_syntax_error
 from belief.grammar.fastpath import FastLALR, RegexTokenizer
 
@@ -403,5 +402,3 @@ def parse_document(text: str, *, source: str | None = None) -> list:
         return parse_sexpr_document(text, source=source)
     return parse_readable_document(text, source=source)
 
-
-register_parsers(formula=parse_formula, fact=parse_fact)

@@ -9,9 +9,9 @@ A formula is a chain of ``Believes`` ending in a *literal*: an ``Atom``, a ``Not
 
 Normal form is enforced by the constructors: ``X BELIEVE X BELIEVE p`` is ``X BELIEVE p`` and
 ``X BELIEVE X UNSURE p`` is ``X UNSURE p`` (introspection), ``X UNSURE NOT p`` is ``X UNSURE p``.
-Every value has ``parse()`` and a ``__str__`` (readable form, :func:`to_readable`) that round-trips.
-The parsers live in :mod:`belief.grammar`, which is built on these values: it registers them here when
-imported (:func:`register_parsers`; ``import belief`` imports it), so this module never imports it.
+Every value has ``parse()`` and a ``__str__`` (the readable form) that round-trip. The parsers and the printer
+live in :mod:`belief.grammar`, which is built on these values: it registers them here when imported
+(:func:`register_syntax`; ``import belief`` imports it), so this module never imports it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import math
 import re
+from dataclasses import dataclass
 from typing import Callable, Iterator, Union
 
 from belief.errors import BeliefTypeError
@@ -103,14 +104,14 @@ class Formula:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __str__(self) -> str:  # readable form
-        return to_readable(self)
+        return _syntax().write_readable(self)
 
     def __repr__(self):
         return f"{type(self).__name__}.parse({str(self)!r})"
 
     @classmethod
     def parse(cls, text: str) -> "Formula":
-        f = _parser("formula")(text)
+        f = _syntax().parse_formula(text)
         if not isinstance(f, cls):
             raise BeliefTypeError(f"{text!r} is a {type(f).__name__}, not a {cls.__name__}")
         return f
@@ -355,15 +356,15 @@ class Fact:
     def __reduce__(self):
         return (Fact, (self.formula, self.probability))
 
-    def __str__(self):
-        return to_readable(self)
+    def __str__(self) -> str:
+        return _syntax().write_readable(self)
 
     def __repr__(self):
         return f"Fact.parse({str(self)!r})"
 
     @classmethod
     def parse(cls, text: str) -> "Fact":
-        return _parser("fact")(text)
+        return _syntax().parse_fact(text)
 
     @property
     def chain(self):
@@ -384,47 +385,26 @@ def iter_terms(f: Formula) -> Iterator[Term]:
     yield from atom.args
 
 
-# --- the readable form -----------------------------------------------------------------------------
-
-def _atom_readable(a: Atom) -> str:
-    rel = INFIX_PREDICATES.get(a.pred)
-    if rel is not None and len(a.args) == 2:
-        return f"{a.args[0]} {rel} {a.args[1]}"
-    return f"{a.pred}({', '.join(map(str, a.args))})"
-
-
-def to_readable(f) -> str:
-    """``Alice BELIEVE Bob BELIEVE apple IN kitchen @ 0.7`` (the form ``str()`` gives)."""
-    if isinstance(f, Fact):
-        s = to_readable(f.formula)
-        return s if f.probability is None else f"{s} @ {f.probability!r}"
-    parts = []
-    while isinstance(f, Believes):
-        parts.append(f"{f.agent} BELIEVE ")
-        f = f.body
-    if isinstance(f, Atom):
-        parts.append(_atom_readable(f))
-    elif isinstance(f, Not):
-        parts.append("NOT " + _atom_readable(f.atom_))
-    elif isinstance(f, Unsure):
-        parts.append(f"{f.agent} UNSURE {_atom_readable(f.body)}")
-    else:
-        raise TypeError(f"cannot print {f!r}")
-    return "".join(parts)
+# --- the syntax, provided by belief.grammar ------------------------------------------------------------
+@dataclass(frozen=True)
+class _Syntax:
+    parse_formula: Callable[[str], Formula]
+    parse_fact: Callable[[str], Fact]
+    write_readable: Callable[[Fact | Formula], str]
 
 
-# --- parsing, provided by belief.grammar -----------------------------------------------------------
-_PARSERS: dict[str, Callable[[str], object]] = {}
+_SYNTAX: _Syntax | None = None
 
 
-def register_parsers(*, formula: Callable[[str], Formula], fact: Callable[[str], Fact]) -> None:
-    """Install the parsers behind :meth:`Formula.parse` and :meth:`Fact.parse` (:mod:`belief.grammar` does
-    this when it is imported)."""
-    _PARSERS.update(formula=formula, fact=fact)
+def register_syntax(*, parse_formula: Callable[[str], Formula], parse_fact: Callable[[str], Fact],
+                    write_readable: Callable[[Fact | Formula], str]) -> None:
+    """Install the parsers behind :meth:`Formula.parse` and :meth:`Fact.parse` and the printer behind ``str()``
+    (:mod:`belief.grammar` does this when it is imported)."""
+    global _SYNTAX
+    _SYNTAX = _Syntax(parse_formula, parse_fact, write_readable)
 
 
-def _parser(kind: str) -> Callable[[str], object]:
-    try:
-        return _PARSERS[kind]
-    except KeyError:
-        raise RuntimeError("no belief-language parser registered: import belief.grammar") from None
+def _syntax() -> _Syntax:
+    if _SYNTAX is None:
+        raise RuntimeError("no belief-language syntax registered: import belief.grammar")
+    return _SYNTAX
