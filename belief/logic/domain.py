@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError, did_you_mean
-from belief.logic.formula import Atom, Fact, Formula, Var, compose, decompose
+from belief.logic.formula import Atom, Fact, Formula, Var, compose, decompose, unify
 from belief.grammar import Declaration, parse_sexpr_document, to_sexpr
 
 ROOT_TYPE = "entity"
@@ -262,16 +262,8 @@ class _Canonicaliser:
 def _matches_rule(rule: Formula, f: Formula) -> bool:
     rc, _, ra = decompose(rule)
     fc, _, fa = decompose(f)
-    if len(rc) != len(fc) or ra.pred != fa.pred or len(ra.args) != len(fa.args):
-        return False
-    binding: dict = {}
-    for r, v in zip((*rc, *ra.args), (*fc, *fa.args)):
-        if isinstance(r, Var):
-            if binding.setdefault(r, v) != v:
-                return False
-        elif r != v:
-            return False
-    return True
+    return len(rc) == len(fc) and ra.pred == fa.pred and len(ra.args) == len(fa.args) \
+        and unify((*rc, *ra.args), (*fc, *fa.args)) is not None
 
 
 # --- domains by name ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import enum
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterator, Union
+from typing import Callable, Iterable, Iterator, Union
 
 from belief.errors import BeliefTypeError
 
@@ -377,6 +377,20 @@ class Fact:
     @property
     def atom(self):
         return self.formula.atom
+
+
+def unify(pattern: Iterable[Term], values: Iterable[Term], binding: dict[Var, Term] | None = None
+          ) -> dict[Var, Term] | None:
+    """Bind ``pattern``'s variables so that it reads ``values`` term by term: ``binding`` (a new dict when
+    None) extended in place, or None when a constant, or a variable already bound, differs."""
+    binding = {} if binding is None else binding
+    for p, v in zip(pattern, values):
+        if isinstance(p, Var):
+            if binding.setdefault(p, v) != v:
+                return None
+        elif p != v:
+            return None
+    return binding
 
 
 def iter_terms(f: Formula) -> Iterator[Term]:

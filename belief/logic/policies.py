@@ -124,25 +124,18 @@ class HiToM(TrustPolicy):
         return ctx.exited_before(listener, ctx.sender)
 
     def effects(self, event, ctx):
+        """The same for a public claim and a private one: each listener but the sender who trusts the sender
+        believes the claim and that the sender does; the sender believes each listener does."""
         s = ctx.sender
         for c in event.content:
             f, v = c.fluent, c.value
-            if ctx.public:
-                for d in ctx.listeners:
-                    if d == s:
-                        continue
-                    if self._trusts(d, ctx):
-                        yield ChainEffect((d,), f, v)
-                        yield ChainEffect((d, s), f, v)
-                    yield ChainEffect((s, d), f, v)
-            else:
-                for r in ctx.listeners:
-                    if r == s:
-                        continue
-                    if self._trusts(r, ctx):
-                        yield ChainEffect((r,), f, v)
-                        yield ChainEffect((r, s), f, v)
-                    yield ChainEffect((s, r), f, v)
+            for listener in ctx.listeners:
+                if listener == s:
+                    continue
+                if self._trusts(listener, ctx):
+                    yield ChainEffect((listener,), f, v)
+                    yield ChainEffect((listener, s), f, v)
+                yield ChainEffect((s, listener), f, v)
 
 
 class Skeptical(TrustPolicy):

@@ -20,7 +20,7 @@ import networkx as nx
 
 from belief.logic.domain import Domain
 from belief.errors import BatchError, BeliefConflictError, BeliefError, QueryError
-from belief.logic.formula import Atom, Fact, Formula, Stance, Var, compose, decompose, normalize_chain
+from belief.logic.formula import Atom, Fact, Formula, Stance, Var, compose, decompose, normalize_chain, unify
 from belief.grammar import parse_fact, parse_query
 from belief.files.json_input import load_json
 
@@ -146,14 +146,14 @@ class BeliefStore:
         for chain in self.chains():
             if len(chain) != len(q_chain):
                 continue
-            b = _unify(q_chain, chain, {})
+            b = unify(q_chain, chain)
             if b is None:
                 continue
             cf = self._facts_of(chain)
             for atom, (st, prob) in cf.atoms.items():
                 if atom.pred != q_atom.pred:
                     continue
-                b2 = _unify(q_atom.args, atom.args, dict(b))
+                b2 = unify(q_atom.args, atom.args, dict(b))
                 if b2 is None:
                     continue
                 answers.append(_answer(st, b2, query.substitute(b2), True, prob, q_stance))
@@ -358,16 +358,6 @@ def _as_fact(item) -> Fact:
     if isinstance(item, str):
         return parse_fact(item)
     raise BeliefError(f"not a fact: {item!r}")
-
-
-def _unify(pattern, values, binding: dict):
-    for p, v in zip(pattern, values):
-        if isinstance(p, Var):
-            if binding.setdefault(p, v) != v:
-                return None
-        elif p != v:
-            return None
-    return binding
 
 
 def _answer(stance, bindings, formula, known, prob, q_stance) -> Answer:
