@@ -21,15 +21,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from belief.agents.blocks.common import BlocksAgent
+from belief.agents.blocks.common import BlocksAgent, block_to_remove, low_first
 from belief.envs.blocks.events import f_inventory, f_owner, f_target
 from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.text import WAIT, MESSAGE, place_action, remove_action
-from belief.envs.blocks.world import resting_on, supports
-
-
-def _low_first(cells):
-    return sorted(cells, key=lambda c: (c[1], c))
+from belief.envs.blocks.world import supports
 
 
 class BlocksBeliefAgent(BlocksAgent):
@@ -58,7 +54,7 @@ class BlocksBeliefAgent(BlocksAgent):
 
     def partner_plan(self, goals: dict, built: dict):
         """The partner's predicted next placement: the lowest own goal cell it can build."""
-        for c in _low_first(c for c, (col, owner) in goals.items() if owner == self.partner and c not in built):
+        for c in low_first(c for c, (col, owner) in goals.items() if owner == self.partner and c not in built):
             have = self.count(self.partner, goals[c][0])
             if (have is None or have > 0) and (c[1] == 0 or any(s in built for s in supports(c, self.hang))):
                 return c
@@ -72,14 +68,14 @@ class BlocksBeliefAgent(BlocksAgent):
         goals = self.goals((self.name,))
         own = {c: col for c, (col, owner) in goals.items() if owner == self.name}
         # 1. self-reflection
-        for c in _low_first(built)[::-1]:
+        for c in low_first(built)[::-1]:
             want = goals.get(c, (None,))[0]
             if (c in own and built[c] != own[c]) or (c in self.mine_placed and want != built[c]):
                 # a wrong block: remove it, or first the highest block resting on it
-                for r in [c] + _low_first(resting_on(built, c, self.hang))[::-1]:
-                    if mask[remove_action(r)]:
-                        self.mine_placed.discard(r)
-                        return remove_action(r), []
+                r = block_to_remove(built, c, self.hang, mask)
+                if r is not None:
+                    self.mine_placed.discard(r)
+                    return remove_action(r), []
         # 2. tell the partner what it lacks to help
         facts = self._needs_message(own, built, view["inventory"])
         if facts:
@@ -100,7 +96,7 @@ class BlocksBeliefAgent(BlocksAgent):
         todo = {c: col for c, col in own.items() if built.get(c) != col}
         need = Counter(todo.values())
         facts = []
-        for c in _low_first(todo):
+        for c in low_first(todo):
             col = todo[c]
             lacking = inventory.get(col, 0) < need[col]
             unsupported = c[1] > 0 and not any(s in own or s in built for s in supports(c, self.hang))

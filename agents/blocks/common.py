@@ -11,13 +11,28 @@ from belief.agents.protocol import ChoosingAgent
 from belief.truth.record import PrivateRecord
 from belief.envs.blocks.tom import answer as question_answer
 from belief.envs.blocks.tom import chain_of, question_fluent
-from belief.envs.blocks.world import AGENTS, Cell
+from belief.envs.blocks.text import remove_action
+from belief.envs.blocks.world import AGENTS, Cell, resting_on
 from belief.truth.index import is_marker
 
 
 def cell_of(name: str) -> Cell:
     """``cell_1_0_2`` -> (1, 0, 2)."""
     return tuple(int(v) for v in name.split("_")[1:])  # type: ignore[return-value]
+
+
+def low_first(cells) -> list:
+    """The cells from the lowest up (then by position)."""
+    return sorted(cells, key=lambda c: (c[1], c))
+
+
+def block_to_remove(built: dict, cell: Cell, hang: bool, mask) -> Cell | None:
+    """The block to remove to take away the one at ``cell``: itself, else the highest block resting on it
+    that the mask lets go; None when the mask allows none of them."""
+    for r in [cell] + low_first(resting_on(built, cell, hang))[::-1]:
+        if mask[remove_action(r)]:
+            return r
+    return None
 
 
 class BlocksPlayer(ChoosingAgent):
@@ -71,4 +86,4 @@ class BlocksAgent(BlocksPlayer):
         return ("Yes. " if yes else "No. ") + ("I think so: " if yes else "I do not think so: ") + q["text"]
 
 
-__all__ = ["BlocksAgent", "BlocksPlayer", "cell_of"]
+__all__ = ["BlocksAgent", "BlocksPlayer", "block_to_remove", "cell_of", "low_first"]

@@ -17,14 +17,9 @@ Its ToM answers come from the checker on its private trace, like every agent's.
 
 from __future__ import annotations
 
-from belief.agents.blocks.common import BlocksAgent, cell_of
+from belief.agents.blocks.common import BlocksAgent, block_to_remove, cell_of, low_first
 from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.text import MESSAGE, WAIT, place_action, remove_action
-from belief.envs.blocks.world import resting_on
-
-
-def _low_first(cells):
-    return sorted(cells, key=lambda c: (c[1], c))
 
 
 class BlocksNaiveAgent(BlocksAgent):
@@ -49,13 +44,13 @@ class BlocksNaiveAgent(BlocksAgent):
             return MESSAGE, []
         built, own = view["built"], view["goal"]
         hang = rules_of(view.get("rules", "source")).hang
-        for c in _low_first(own)[::-1]:
+        for c in low_first(own)[::-1]:
             if c in built and built[c] != own[c]:
-                for r in [c] + _low_first(resting_on(built, c, hang))[::-1]:
-                    if mask[remove_action(r)]:
-                        return remove_action(r), []
+                r = block_to_remove(built, c, hang, mask)
+                if r is not None:
+                    return remove_action(r), []
         for goal in (own, self.partner_goal):
-            for c in _low_first(goal):
+            for c in low_first(goal):
                 if c not in built and mask[place_action(c, goal[c])]:
                     return place_action(c, goal[c]), []
         return WAIT, []
