@@ -1,7 +1,9 @@
-"""What the benchmark adapters share: a graded question, the report, and the audit of disagreements."""
+"""What the benchmark adapters share: the sentence forms of a story, a graded question, the report, and the audit
+of disagreements."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Optional
@@ -12,6 +14,30 @@ from belief.truth.explain import chain_text, explain
 
 class AdapterError(BeliefError):
     """A benchmark file that cannot be read: unknown sentence or question, malformed line or layout."""
+
+
+#: a name in a story (an agent, object, container or room)
+NAME = r"([A-Za-z0-9_\-]+)"
+#: how much of an unknown sentence an error shows (a 10 MB line is not echoed)
+SHOWN_MAX = 80
+
+
+class Forms:
+    """The forms of a dataset's sentences (or questions), by kind, tried in order: the first that matches a
+    text says what it is."""
+
+    def __init__(self, **patterns: str):
+        self.patterns = {kind: re.compile(p) for kind, p in patterns.items()}
+
+    def read(self, text: str, what: str, where: str) -> tuple[str, tuple[str, ...]]:
+        """(kind, the form's groups); for a text no form matches, an :class:`AdapterError` naming ``where``
+        and ``what`` it should have been (``ToMi sentence``)."""
+        for kind, rx in self.patterns.items():
+            m = rx.match(text)
+            if m:
+                return kind, m.groups()
+        shown = repr(text) if len(text) <= SHOWN_MAX else repr(text[:SHOWN_MAX]) + "..."
+        raise AdapterError(f"{where}: unknown {what} {shown}")
 
 
 @dataclass

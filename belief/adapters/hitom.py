@@ -23,29 +23,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from belief.adapters.common import AdapterError, GradedQuestion, Report
+from belief.adapters.common import NAME, AdapterError, Forms, GradedQuestion, Report
 from belief.truth.checker import check
 from belief.files.json_input import load_json
 from belief.truth.trace import Announce, Content, Enter, Exit, Move, Noise, Noop, Statement, Tell, Trace
 
 WAITING_ROOM = "waiting_room"
-_N = r"([A-Za-z0-9_\-]+)"
+_N = NAME
 _LIST = r"([A-Za-z0-9_\-]+(?:(?:, | and |, and )[A-Za-z0-9_\-]+)*)"
-SENTENCES = [
-    ("enter", re.compile(rf"^{_LIST} entered the {_N}\.$")),
-    ("exit", re.compile(rf"^{_N} (?:exited|left|went out of) the {_N}\.$")),
-    ("move", re.compile(rf"^{_N} moved the {_N} to the {_N}\.$")),
-    ("statement", re.compile(rf"^The {_N} is in the {_N}\.$")),
-    ("stay", re.compile(rf"^{_N} made no movements and stayed in the {_N} for \d+ minutes?\.$")),
-    ("public", re.compile(rf"^{_N} publicly claimed that (?:the )?{_N} is in the {_N}(?: now)?\.$")),
-    ("private", re.compile(rf"^{_N} privately told {_N} that (?:the )?{_N} is (?:actually )?in the {_N}(?: now)?\.$")),
-    ("noise", re.compile(rf"^{_N} (?:saw an? {_N}|lost (?:his|her|their) {_N}|likes the {_N}|dislikes the {_N})\.$")),
-]
-QUESTIONS = [
-    ("reality", re.compile(rf"^Where is the {_N} really\?$")),
-    ("first", re.compile(rf"^Where does {_N} really think the {_N} is\?$")),
-    ("higher", re.compile(rf"^Where does {_N} think ((?:{_N} thinks )+)the {_N} is\?$")),
-]
+SENTENCES = Forms(
+    enter=rf"^{_LIST} entered the {_N}\.$",
+    exit=rf"^{_N} (?:exited|left|went out of) the {_N}\.$",
+    move=rf"^{_N} moved the {_N} to the {_N}\.$",
+    statement=rf"^The {_N} is in the {_N}\.$",
+    stay=rf"^{_N} made no movements and stayed in the {_N} for \d+ minutes?\.$",
+    public=rf"^{_N} publicly claimed that (?:the )?{_N} is in the {_N}(?: now)?\.$",
+    private=rf"^{_N} privately told {_N} that (?:the )?{_N} is (?:actually )?in the {_N}(?: now)?\.$",
+    noise=rf"^{_N} (?:saw an? {_N}|lost (?:his|her|their) {_N}|likes the {_N}|dislikes the {_N})\.$",
+)
+QUESTIONS = Forms(
+    reality=rf"^Where is the {_N} really\?$",
+    first=rf"^Where does {_N} really think the {_N} is\?$",
+    higher=rf"^Where does {_N} think ((?:{_N} thinks )+)the {_N} is\?$",
+)
 
 
 @dataclass
@@ -73,16 +73,11 @@ def story_to_trace(story: list, source: str) -> Trace:
     scene: Optional[str] = None
     container_room: dict[str, str] = {}
     for ln, text in story:
-        for kind, rx in SENTENCES:
-            m = rx.match(text)
-            if m:
-                break
-        else:
-            raise AdapterError(f"{source}:{ln}: unknown Hi-ToM sentence {text!r}")
+        kind, groups = SENTENCES.read(text, "Hi-ToM sentence", f"{source}:{ln}")
         common = {"source": source, "source_line": ln}
         ch = chapter or None
         if kind == "enter":
-            names, room = m.groups()
+            names, room = groups
             agents = tuple(_split_names(names))
             if room == WAITING_ROOM:
                 trace.append(Enter(agents=agents, room=room, **common))
@@ -91,26 +86,26 @@ def story_to_trace(story: list, source: str) -> Trace:
                 scene = room
                 trace.append(Enter(agents=agents, room=room, chapter=chapter, **common))
         elif kind == "exit":
-            a, room = m.groups()
+            a, room = groups
             trace.append(Exit(agents=(a,), room=room, chapter=ch, **common))
         elif kind == "move":
-            a, o, c = m.groups()
+            a, o, c = groups
             trace.append(Move(agent=a, object=o, to=c, chapter=ch, **common))
         elif kind == "statement":
-            o, c = m.groups()
+            o, c = groups
             room = container_room.get(c, scene)
             if room is None:
                 raise AdapterError(f"{source}:{ln}: {text!r}: no room is known yet for the {c}")
             container_room.setdefault(c, room)
             trace.append(Statement(subject=(o,), value=c, room=room, chapter=ch, **common))
         elif kind == "stay":
-            a, room = m.groups()
+            a, room = groups
             trace.append(Noop(agent=a, room=room, chapter=ch, **common))
         elif kind == "public":
-            s, o, c = m.groups()
+            s, o, c = groups
             trace.append(Announce(sender=s, content=(Content(subject=(o,), value=c),), chapter=ch, **common))
         elif kind == "private":
-            s, r, o, c = m.groups()
+            s, r, o, c = groups
             trace.append(Tell(sender=s, recipients=(r,), content=(Content(subject=(o,), value=c),), chapter=ch,
                               **common))
         else:
@@ -122,13 +117,7 @@ def parse_question(q: str, where: str) -> tuple[tuple, str]:
     q = q.strip()
     if q.startswith("Question:"):
         q = q[len("Question:"):].strip()
-    for kind, rx in QUESTIONS:
-        m = rx.match(q)
-        if m:
-            break
-    else:
-        raise AdapterError(f"{where}: unknown Hi-ToM question {q!r}")
-    g = m.groups()
+    kind, g = QUESTIONS.read(q, "Hi-ToM question", where)
     if kind == "reality":
         return (), g[0]
     if kind == "first":

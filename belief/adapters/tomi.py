@@ -37,25 +37,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from belief.adapters.common import AdapterError, GradedQuestion, Report
+from belief.adapters.common import NAME, AdapterError, Forms, GradedQuestion, Report
 from belief.truth.checker import check
 from belief.truth.trace import Enter, Exit, Move, Noise, Statement, Trace
 
-_NAME = r"([A-Za-z0-9_\-]+)"
-SENTENCES = [
-    ("enter", re.compile(rf"^{_NAME} entered the {_NAME}\.?$")),
-    ("exit", re.compile(rf"^{_NAME} exited the {_NAME}\.?$")),
-    ("move", re.compile(rf"^{_NAME} moved the {_NAME} to the {_NAME}\.?$")),
-    ("statement", re.compile(rf"^The {_NAME} is in the {_NAME}\.?$")),
-    ("agent_in", re.compile(rf"^{_NAME} is in the {_NAME}\.?$")),
-    ("noise", re.compile(rf"^{_NAME} (?:likes|dislikes|loves|hates) the {_NAME}\.?$")),
-]
-QUESTIONS = [
-    ("memory", re.compile(rf"^Where was the {_NAME} at the beginning\?$")),
-    ("reality", re.compile(rf"^Where is the {_NAME} really\?$")),
-    ("first_order", re.compile(rf"^Where will {_NAME} look for the {_NAME}\?$")),
-    ("second_order", re.compile(rf"^Where does {_NAME} think that {_NAME} searches for the {_NAME}\?$")),
-]
+SENTENCES = Forms(
+    enter=rf"^{NAME} entered the {NAME}\.?$",
+    exit=rf"^{NAME} exited the {NAME}\.?$",
+    move=rf"^{NAME} moved the {NAME} to the {NAME}\.?$",
+    statement=rf"^The {NAME} is in the {NAME}\.?$",
+    agent_in=rf"^{NAME} is in the {NAME}\.?$",
+    noise=rf"^{NAME} (?:likes|dislikes|loves|hates) the {NAME}\.?$",
+)
+QUESTIONS = Forms(
+    memory=rf"^Where was the {NAME} at the beginning\?$",
+    reality=rf"^Where is the {NAME} really\?$",
+    first_order=rf"^Where will {NAME} look for the {NAME}\?$",
+    second_order=rf"^Where does {NAME} think that {NAME} searches for the {NAME}\?$",
+)
 
 
 @dataclass
@@ -129,14 +128,8 @@ def _parse(story: list, source: str) -> list:
     """[(line, sentence)] -> [(line, text, kind, groups)]; AdapterError naming the line for an unknown sentence."""
     out = []
     for ln, text in story:
-        for kind, rx in SENTENCES:
-            m = rx.match(text)
-            if m:
-                out.append((ln, text, kind, m.groups()))
-                break
-        else:
-            shown = repr(text) if len(text) <= 80 else repr(text[:80]) + "..."  # a 10 MB line is not echoed
-            raise AdapterError(f"{source}:{ln}: unknown ToMi sentence {shown}")
+        kind, groups = SENTENCES.read(text, "ToMi sentence", f"{source}:{ln}")
+        out.append((ln, text, kind, groups))
     return out
 
 
@@ -249,17 +242,11 @@ def grade_examples(examples, source: str, policy="strict-truthful") -> list[Grad
     cache: dict = {}
     out = []
     for ex in examples:
-        for kind, rx in QUESTIONS:
-            m = rx.match(ex.question)
-            if m:
-                break
-        else:
-            raise AdapterError(f"{source}:{ex.line}: unknown ToMi question {ex.question!r}")
+        kind, g = QUESTIONS.read(ex.question, "ToMi question", f"{source}:{ex.line}")
         key = tuple(t for _, t in ex.story)
         truth = cache.get(key)
         if truth is None:
             truth = cache[key] = check(story_to_trace(ex.story, source), policy)
-        g = m.groups()
         obj = g[-1]
         fluent = ("in", obj)
         chain = tuple(g[:-1]) if kind in ("first_order", "second_order") else ()
