@@ -55,6 +55,12 @@ _R_TEAM = re.compile(r"^teammate locations\s*:\s*(.*)$", re.I)
 _R_TEAM_ONE = re.compile(r"(?:player\s+)?(alpha|bravo|charlie)\s+(?:is\s+)?in\s+room\s*(\d+)", re.I)
 _R_SINCE = re.compile(r"^since your last turn\s*:\s*(.*)$", re.I)
 _R_MOVED = re.compile(r"(alpha|bravo|charlie) (?:moved from room\s*\d+ to|stayed in) room\s*(\d+)", re.I)
+#: sentences that say which room the observer is in: (pattern, the room's group, the group of a room it is
+#: not adjacent to or 0)
+_WHERE_I_AM = ((_R_AT, 1, 0), (_R_NOT_ADJ, 2, 1), (_R_NO_BOMB, 1, 0))
+#: sentences that name the bomb the observer works on: (pattern, the bomb's group, the group of its remaining
+#: sequence or 0)
+_BOMB_AT_HAND = ((_R_INSPECT, 1, 0), (_R_APPLIED, 2, 0), (_R_CANT_APPLY, 2, 3))
 _R_NO_TOOL = re.compile(r"you do not have (?:the )?(" + _COL + r")(?: tool)?", re.I)
 _R_TOOLS_HEAD = re.compile(r"your tools\s*+:\s*+", re.I)
 # the full stop ending the tools: the first one followed by nothing or by the neighbouring rooms
@@ -184,35 +190,21 @@ class BombRules(RuleTranslator):
                     for r in re.findall(r"room\s*(\d+)", nb, re.I):
                         me(Atom("adjacent", (here, f"room_{r}")))
             if not hit:
-                m = _R_AT.search(body)
-                if m:
-                    hit = True
-                    here = f"room_{m.group(1)}"
-                    me(Atom("at", (agent, here)))
-                m = _R_NOT_ADJ.search(body)
-                if m:
-                    hit = True
-                    here = f"room_{m.group(2)}"
-                    me(Atom("at", (agent, here)))
-                    me(Not(Atom("adjacent", (here, f"room_{m.group(1)}"))))
-                m = _R_NO_BOMB.search(body)
-                if m:
-                    hit = True
-                    here = f"room_{m.group(1)}"
-                    me(Atom("at", (agent, here)))
-                m = _R_INSPECT.search(body)
-                if m:
-                    hit = True
-                    last_bomb = f"bomb_{m.group(1)}"
-                m = _R_APPLIED.search(body)
-                if m:
-                    hit = True
-                    last_bomb = f"bomb_{m.group(2)}"
-                m = _R_CANT_APPLY.search(body)
-                if m:
-                    hit = True
-                    last_bomb = f"bomb_{m.group(2)}"
-                    me(Atom("seq", (last_bomb, seq_name(_colours(m.group(3))))))
+                for rx, room, not_adjacent in _WHERE_I_AM:
+                    m = rx.search(body)
+                    if m:
+                        hit = True
+                        here = f"room_{m.group(room)}"
+                        me(Atom("at", (agent, here)))
+                        if not_adjacent:
+                            me(Not(Atom("adjacent", (here, f"room_{m.group(not_adjacent)}"))))
+                for rx, bomb, sequence in _BOMB_AT_HAND:
+                    m = rx.search(body)
+                    if m:
+                        hit = True
+                        last_bomb = f"bomb_{m.group(bomb)}"
+                        if sequence:
+                            me(Atom("seq", (last_bomb, seq_name(_colours(m.group(sequence))))))
                 m = _R_STAGE.search(body) or _R_ACTIVE_SEQ.search(body) or _R_SEQ.search(body)
                 if m and last_bomb is not None:
                     hit = True
