@@ -1,7 +1,8 @@
-"""Exact answers for an environment's ToM questions: one checker run over the episode's global trace.
+"""What the worlds' ToM question modules share: the question values, the wording of a knowledge question, and
+exact answers from one checker run over the episode's global trace.
 
-Shared by the environments whose question modules (``blocks_tom``, ``hanabi_tom``) only sample and word
-questions; every answer comes from :func:`belief.truth.checker.check`, never from an environment's own logic.
+The question modules (``blocks``, ``hanabi``, ...) only sample and word questions; every answer comes from
+:func:`belief.truth.checker.check`, never from an environment's own logic.
 """
 
 from __future__ import annotations
@@ -38,6 +39,21 @@ class TurnQuestion(LabelledQuestion):
     target: str
     level: str
     template: str
+
+
+#: the usual second-order knowledge question (``{x}``: the other agent, ``{fact}``: what is known)
+X_KNOWS_YOU_KNOW = "Does {x} know that you know {fact}?"
+
+
+def knowledge_question(level: str, fact: str, target: str, second_order: str = X_KNOWS_YOU_KNOW) -> str:
+    """A yes/no question of a belief ``level`` about ``fact`` (words such as ``the sequence of Bomb 2``): "Do you
+    know F?", "Does X know F?" (X: ``target``, capitalised), or the world's ``second_order`` wording."""
+    x = target.capitalize()
+    if level == "introspection":
+        return f"Do you know {fact}?"
+    if level == "first_order":
+        return f"Does {x} know {fact}?"
+    return second_order.format(x=x, fact=fact)
 
 
 def label(trace, qs: Iterable, env: str, answer: Callable) -> list:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
-from belief.envs.base.labels import TurnQuestion
+from belief.envs.base.labels import X_KNOWS_YOU_KNOW, TurnQuestion, knowledge_question
 from belief.envs.blocks.events import f_inventory, f_target
 from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.world import AGENTS, cell_text
@@ -77,15 +77,8 @@ def fact_words(template: str, subject, asked: str) -> str:
 
 
 def question_text(level: str, template: str, subject, asked: str, target: str, form: str = "") -> str:
-    fact = fact_words(template, subject, asked)
-    x = target.capitalize()
-    if level == "introspection":
-        return f"Do you know {fact}?"
-    if level == "first_order":
-        return f"Does {x} know {fact}?"
-    if form == "you_know_x_knows":
-        return f"Do you know that {x} knows {fact}?"
-    return f"Does {x} know that you know {fact}?"
+    second_order = "Do you know that {x} knows {fact}?" if form == "you_know_x_knows" else X_KNOWS_YOU_KNOW
+    return knowledge_question(level, fact_words(template, subject, asked), target, second_order)
 
 
 def is_move(ev) -> bool:

@@ -40,7 +40,7 @@ from belief.truth.checker import check
 from belief.truth.tracker import Tracker
 from belief.envs.bomb.events import f_changed, f_contents, f_in, f_last_defusal, f_last_defuser, f_seq
 from belief.envs.bomb.world import AGENTS, bomb_name, room_name
-from belief.envs.base.labels import LabelledQuestion
+from belief.envs.base.labels import LabelledQuestion, knowledge_question
 from belief.errors import TraceError
 from belief.grading.levels import LEVELS, level_chain
 
@@ -78,17 +78,14 @@ def _fact_text(template, subject) -> str:
 
 
 def question_text(level, template, subject, target, variant: str = "") -> str:
-    x = target.capitalize()
     if variant == "you_changed":
+        x = target.capitalize()
         return (f"Based on the observation and previous history, is {x} aware of the fact that you have changed "
                 f"the state and remaining sequence of {bomb_name(subject)}?")
-    fact = _fact_text(template, subject)
     that = "" if template in ("contents", "sequence") else "that "
-    if level == "introspection":
-        return f"Do you know {that}{fact}?"
-    if level == "first_order":
-        return f"Does {x} know {that}{fact}?"
-    return f"Based on the observation and previous history, is {x} aware of the fact that you know {that}{fact}?"
+    return knowledge_question(level, that + _fact_text(template, subject), target,
+                              "Based on the observation and previous history, is {x} aware of the fact that you know "
+                              "{fact}?")
 
 
 def template_fluent(template: str, subject: int) -> tuple:

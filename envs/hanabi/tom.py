@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
-from belief.envs.base.labels import LabelledQuestion
+from belief.envs.base.labels import LabelledQuestion, knowledge_question
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge, is_hint_event
 from belief.envs.hanabi.world import COLOURS, RANKS
@@ -79,17 +79,12 @@ def answer(truth, q, at: Optional[int] = None) -> bool:
 
 
 def question_text(level: str, template: str, slot: int, target: str, value: str = "") -> str:
-    x = target.capitalize()
     whose = "their" if level == "first_order" else "your"
     fact = {"colour": f"the colour of {whose} card in slot {slot}",
             "rank": f"the rank of {whose} card in slot {slot}",
             "is_colour": f"whether {whose} card in slot {slot} is {value}",
             "is_rank": f"whether {whose} card in slot {slot} is a {value}"}[template]
-    if level == "introspection":
-        return f"Do you know {fact}?"
-    if level == "first_order":
-        return f"Does {x} know {fact}?"
-    return f"Does {x} know that you know {fact}?"
+    return knowledge_question(level, fact, target)
 
 
 MOVE_ACTIONS = ("play", "discard", "hint")
