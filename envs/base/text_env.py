@@ -45,6 +45,17 @@ class TurnBasedTextEnv(TextEnv, AECEnv):
         self._selector = AgentSelector(self.agents)
         self.agent_selection = self._selector.reset()
 
+    def step(self, action) -> None:
+        """The selected agent takes its turn (:meth:`_take_turn`), unless its episode is over (the AEC dead
+        step)."""
+        if self._dead_step(action):
+            return
+        self._take_turn(self.agent_selection, action)
+
+    def _take_turn(self, agent: str, action) -> None:
+        """The world's rules for ``agent``'s ``action``."""
+        raise NotImplementedError
+
     def _dead_step(self, action) -> bool:
         """True (and the AEC dead step done) when the selected agent's episode is over."""
         agent = self.agent_selection
@@ -104,3 +115,21 @@ def parse_text_action(act, wait: int) -> tuple[int, str]:
     except (TypeError, ValueError):
         return -1, text
 
+
+#: the first action slots of a world where agents walk between rooms and talk (household, transport): wait,
+#: send a message, then one slot per room
+A_WAIT = 0
+A_SEND = 1
+A_ROOMS = 2
+
+
+def room_action_names(n_actions: int, rooms, go: str, talk: bool) -> list[str | None]:
+    """The names of a room world's ``n_actions`` slots, its first ones filled in: ``wait``, ``send message``
+    (when there is someone to ``talk`` to) and ``{go} {room}`` for each room; the world names the rest."""
+    names: list[str | None] = [None] * n_actions
+    names[A_WAIT] = "wait"
+    if talk:
+        names[A_SEND] = "send message"
+    for i, room in enumerate(rooms):
+        names[A_ROOMS + i] = f"{go} {room}"
+    return names

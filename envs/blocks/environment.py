@@ -143,10 +143,7 @@ class raw_env(TurnBasedTextEnv):
         self.infos = {a: {"action_mask": self.mask(a), "obs": self.view(a)} for a in self.agents}
 
     # --- stepping ----------------------------------------------------------------------------------
-    def step(self, action):
-        if self._dead_step(action):
-            return
-        agent = self.agent_selection
+    def _take_turn(self, agent, action):
         if not self.mask(agent)[int(action)]:
             raise ValueError(f"illegal action {int(action)} for {agent}: {decode(action).describe()}")
         move = decode(action)

@@ -253,10 +253,7 @@ class raw_env(TurnBasedTextEnv):
         self._witnessed[agent] = []
 
     # --- stepping --------------------------------------------------------------------------------
-    def step(self, action):
-        if self._dead_step(action):
-            return
-        agent = self.agent_selection
+    def _take_turn(self, agent, action):
         w = self.world
         action = int(action)
         self._world_before = deepcopy(w)  # what teammates could reason about when they saw the action

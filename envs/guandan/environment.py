@@ -174,10 +174,7 @@ class raw_env(TurnBasedTextEnv):
                 "text": printable(self.text(agent), TEXT_MAX)}
 
     # --- stepping ----------------------------------------------------------------------------------------
-    def step(self, action):
-        if self._dead_step(action):
-            return
-        agent = self.agent_selection
+    def _take_turn(self, agent, action):
         d = self.deal
         action = int(action)
         if action == 0 and self._pass_ok:

@@ -132,10 +132,7 @@ class raw_env(TurnBasedTextEnv):
                       for a in self.agents}
 
     # --- stepping ----------------------------------------------------------------------------------
-    def step(self, action):
-        if self._dead_step(action):
-            return
-        agent = self.agent_selection
+    def _take_turn(self, agent, action):
         g = self.game
         before = g.score()
         move = g.move(action)

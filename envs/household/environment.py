@@ -56,7 +56,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from belief.envs.household import world as hw
 from belief.envs.household.text import parse_message_facts, render_view
 from belief.envs.base.spaces import printable
-from belief.envs.base.text_env import ParallelTextEnv, parse_text_action
+from belief.envs.base.text_env import A_ROOMS, A_SEND, A_WAIT, ParallelTextEnv, parse_text_action, room_action_names
 from belief.envs.base.tokens import count_tokens
 from belief.truth.trace import Action, Content, Effect, Enter, Exit, Observe, Possible, Set, Tell, Trace
 from belief.envs.base.render import rendered
@@ -67,9 +67,7 @@ OBS_LEN = 8
 MAX_ROOMS = len(hw.ROOMS)
 MAX_RECEPTACLES = 16
 MAX_OBJECTS = 32
-A_WAIT = 0
-A_SEND = 1
-A_WALK = 2
+A_WALK = A_ROOMS
 A_OPEN = A_WALK + MAX_ROOMS
 A_CLOSE = A_OPEN + MAX_RECEPTACLES
 A_GRASP = A_CLOSE + MAX_RECEPTACLES
@@ -159,12 +157,7 @@ class raw_env(ParallelTextEnv):
 
     def _action_names(self) -> list:
         w = self.world
-        names = [None] * N_ACTIONS
-        names[A_WAIT] = "wait"
-        if len(self.possible_agents) > 1:
-            names[A_SEND] = "send message"
-        for i, r in enumerate(self.rooms):
-            names[A_WALK + i] = f"walk to {r}"
+        names = room_action_names(N_ACTIONS, self.rooms, "walk to", talk=len(self.possible_agents) > 1)
         for k, f in enumerate(self.receptacles):
             if w.kind(f) == hw.CONTAINER:
                 names[A_OPEN + k] = f"open {f}"

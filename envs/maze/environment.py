@@ -215,10 +215,7 @@ class MazeEnv(TurnBasedTextEnv):
                       for a in self.agents}
 
     # --- stepping ------------------------------------------------------------------------------------
-    def step(self, action):
-        if self._dead_step(action):
-            return
-        agent = self.agent_selection
+    def _take_turn(self, agent, action):
         action = int(action)
         if not self.legal(agent)[action]:
             action = STAY  # an illegal action is a no-op (the mask says which are legal)

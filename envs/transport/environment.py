@@ -55,7 +55,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from belief.envs.transport import world as tw
 from belief.envs.base.spaces import printable
-from belief.envs.base.text_env import ParallelTextEnv, parse_text_action
+from belief.envs.base.text_env import A_ROOMS, A_SEND, A_WAIT, ParallelTextEnv, parse_text_action, room_action_names
 from belief.envs.base.tokens import count_tokens
 from belief.errors import BeliefError
 from belief.logic.formula import Atom
@@ -69,9 +69,7 @@ MESSAGE_MAX = 4000
 OBS_LEN = 8
 N_TARGET_SLOTS = tw.MAX_TARGETS
 N_CONTAINER_SLOTS = tw.MAX_CONTAINERS
-A_WAIT = 0
-A_SEND = 1
-A_GO = 2
+A_GO = A_ROOMS
 A_EXPLORE = A_GO + tw.MAX_ROOMS
 A_GRASP = A_EXPLORE + 1
 A_PUT = A_GRASP + N_TARGET_SLOTS + N_CONTAINER_SLOTS
@@ -205,12 +203,7 @@ class raw_env(ParallelTextEnv):
         return obs, infos
 
     def _action_names(self) -> list:
-        names = [None] * N_ACTIONS
-        names[A_WAIT] = "wait"
-        if len(self.possible_agents) > 1:
-            names[A_SEND] = "send message"
-        for i, r in enumerate(self.rooms):
-            names[A_GO + i] = f"go to {r}"
+        names = room_action_names(N_ACTIONS, self.rooms, "go to", talk=len(self.possible_agents) > 1)
         names[A_EXPLORE] = "explore"
         for i, o in enumerate(self.target_slots):
             names[A_GRASP + i] = f"grasp {o}"
