@@ -1,6 +1,6 @@
 # Two commands set everything up on a fresh machine with Python >= 3.11:
 #   make demo   - the main job (offline, deterministic)
-#   make test   - the whole test suite
+#   make test   - the linter, the type checker and the whole test suite
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -22,6 +22,8 @@ demo: $(STAMP)
 	$(BIN)/belief grade runs/bomb/bomb_0.trace.jsonl runs/bomb/bomb_0.answers.jsonl
 
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)

@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 _LAZY = {"BeliefStore": "belief.logic.store"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 
 class BeliefError(Exception):
@@ -50,7 +51,7 @@ def excerpt(text_line: str, column: int, width: int = EXCERPT_WIDTH) -> tuple[st
     return shown, caret
 
 
-def did_you_mean(name: str, candidates) -> str:
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """`` (did you mean 'Alice'?)`` for the closest candidate, or "" when none is close."""
     close = difflib.get_close_matches(name, sorted(candidates), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -16,6 +16,8 @@ import importlib.abc
 import importlib.machinery
 import sys
 import warnings
+from collections.abc import Sequence
+from types import ModuleType
 
 #: old module name -> the module that holds its code now
 OLD_NAMES: dict[str, str] = {
@@ -129,16 +131,16 @@ OLD_NAMES: dict[str, str] = {
 class _AliasLoader(importlib.abc.Loader):
     def __init__(self, target: str):
         self.target = target
-        self.real_spec = None
+        self.real_spec: importlib.machinery.ModuleSpec | None = None
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         warnings.warn(f"the module name {spec.name!r} is deprecated and goes in the next release: import "
                       f"{self.target!r}", DeprecationWarning, stacklevel=2)
         module = importlib.import_module(self.target)
         self.real_spec = module.__spec__
         return module
 
-    def exec_module(self, module):
+    def exec_module(self, module: ModuleType) -> None:
         # the import system stamped the alias's spec on the module: give it back its own
         module.__spec__ = self.real_spec
 
@@ -146,7 +148,8 @@ class _AliasLoader(importlib.abc.Loader):
 class OldNameFinder(importlib.abc.MetaPathFinder):
     """Finds an old module name and hands out the module that replaced it."""
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         new = OLD_NAMES.get(fullname)
         if new is None:
             return None

@@ -17,7 +17,7 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_bytes(path, data: bytes) -> Path:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write `data` to `path` through a temporary file and a rename (the folder must exist).
 
     The file gets the permissions a plain ``open(path, "w")`` would give (0666 less the umask), not the
@@ -38,11 +38,11 @@ def atomic_write_bytes(path, data: bytes) -> Path:
     return path
 
 
-def atomic_write_text(path, text: str) -> Path:
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def remove_stale_temps(directory) -> None:
+def remove_stale_temps(directory: str | os.PathLike[str]) -> None:
     """Delete the temporary files that killed atomic writes left in `directory` (only ours: TEMP_SUFFIX)."""
     for tmp in Path(directory).glob(f".*{TEMP_SUFFIX}"):
         tmp.unlink(missing_ok=True)

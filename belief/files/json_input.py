@@ -11,9 +11,10 @@ byte order mark (as some editors write one); :func:`read_json_lines` reads a JSO
 from __future__ import annotations
 
 import json
+import os
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from belief.errors import BeliefError
 
@@ -37,7 +38,7 @@ def _parse_float(text: str) -> float:
     return x
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid here")
 
 
@@ -59,14 +60,14 @@ def load_json(text: str, where: str = "", error: type[BeliefError] = BeliefError
         raise error(f"{where}invalid JSON: {e}") from None
 
 
-def fast_json_lines(lines: list) -> list | None:
+def fast_json_lines(lines: list[str]) -> list[Any] | None:
     """The JSON value of each of ``lines``, or None when any of them is not exactly one JSON value that
     :func:`load_json` accepts as it is (the caller then reads them one by one with :func:`load_json` for the
     error message). One decoder built once for all lines (``json.loads`` with hooks builds one per call), its
     scanner called directly (``raw_decode`` is a Python wrapper around it that turns StopIteration into an
     error)."""
-    scan = _DECODER.scan_once
-    out = []
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, not in the stubs
+    out: list[Any] = []
     append = out.append
     try:
         for line in lines:
@@ -79,7 +80,7 @@ def fast_json_lines(lines: list) -> list | None:
     return out
 
 
-def read_text(path, error: type[BeliefError] = BeliefError) -> str:
+def read_text(path: str | os.PathLike[str], error: type[BeliefError] = BeliefError) -> str:
     """The text of a UTF-8 file without a leading byte order mark; ``error`` naming the file if unreadable."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -92,7 +93,7 @@ def read_text(path, error: type[BeliefError] = BeliefError) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def read_json_lines(path, error: type[BeliefError] = BeliefError) -> list:
+def read_json_lines(path: str | os.PathLike[str], error: type[BeliefError] = BeliefError) -> list[Any]:
     """The JSON values of a JSON Lines file (blank lines skipped), each read by :func:`load_json`;
     ``error`` naming the file and line on the first bad one."""
     out = []

@@ -13,7 +13,7 @@ LEVELS = ("introspection", "first_order", "second_order")
 LEVEL_TITLES = {"introspection": "Introspection", "first_order": "1st-order", "second_order": "2nd-order"}
 
 
-def level_chain(level: str, asked: str, target: str) -> tuple:
+def level_chain(level: str, asked: str, target: str) -> tuple[str, ...]:
     """The belief chain a question of ``level`` asks about; KeyError for an unknown level."""
     return {"introspection": (asked,), "first_order": (target,), "second_order": (target, asked)}[level]
 

@@ -13,7 +13,7 @@ section 6.4), inverted by bisection. No scipy needed.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from belief.errors import BeliefError
 
@@ -57,7 +57,7 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t >= 0 else tail
 
 
-def _bisect(f, p: float, lo: float, hi: float) -> float:
+def _bisect(f: Callable[[float], float], p: float, lo: float, hi: float) -> float:
     """The x in [lo, hi] with f(x) = p, for an increasing f; hi doubles until f(hi) >= p."""
     while f(hi) < p:
         lo, hi = hi, hi * 2.0

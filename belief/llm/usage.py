@@ -46,7 +46,7 @@ class TokenUsage:
         with self._lock:
             self.cache_hits += 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int]:
         return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "total_tokens": self.total_tokens, "requests": self.requests, "cache_hits": self.cache_hits,
                 "failures": self.failures}
