@@ -18,7 +18,6 @@ are the list above; ``LLMSettings()`` reads the process environment like any ``B
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tomllib
@@ -30,6 +29,7 @@ from typing import Any, Literal, Mapping, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, SettingsError
 
+from belief.files.json_input import load_json
 from belief.llm.errors import LLMConfigError, one_line, validation_problems
 
 #: every field can be set by BELIEF_LLM_<FIELD> (any case)
@@ -181,13 +181,10 @@ def load_mapping(text: str, p: Path) -> dict:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise LLMConfigError(f"{p}: invalid TOML: {e}") from None
-        return data.get("llm", data) if isinstance(data.get("llm"), dict) else data
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise LLMConfigError(f"{p}: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    if not isinstance(data, dict):
-        raise LLMConfigError(f"{p}: expected a JSON object")
+    else:
+        data = load_json(text, f"{p}: ", LLMConfigError)
+        if not isinstance(data, dict):
+            raise LLMConfigError(f"{p}: expected a JSON object")
     return data.get("llm", data) if isinstance(data.get("llm"), dict) else data
 
 
