@@ -20,14 +20,16 @@ finds the built-in ``tomi`` that :mod:`belief.logic.example_domains` registers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, overload
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError, did_you_mean
-from belief.logic.formula import Atom, Fact, Formula, Var, compose, decompose, unify
+from belief.logic.formula import Atom, Fact, Formula, Term, Var, compose, decompose, unify
 from belief.grammar import Declaration, parse_sexpr_document, to_sexpr
 
 ROOT_TYPE = "entity"
 AGENT_TYPE = "agent"
+#: what determines a functional predicate's value: (predicate, every argument but the last)
+FunctionalKey = tuple[str, tuple[Term, ...]]
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Predicate:
     def arity(self) -> int:
         return len(self.arg_types)
 
-    def key(self, atom: Atom) -> tuple:
+    def key(self, atom: Atom) -> FunctionalKey:
         """The functional key: all arguments but the last."""
         return (self.name, atom.args[:-1])
 
@@ -48,15 +50,15 @@ class Predicate:
 @dataclass(frozen=True)
 class Domain:
     name: str
-    types: dict = field(default_factory=dict)  # type -> parent type
-    predicates: dict = field(default_factory=dict)  # name -> Predicate
-    constants: dict = field(default_factory=dict)  # name -> type
-    rules: tuple = ()  # Formula patterns
+    types: dict[str, str | None] = field(default_factory=dict)  # type -> parent type (None for the root)
+    predicates: dict[str, Predicate] = field(default_factory=dict)
+    constants: dict[str, str] = field(default_factory=dict)  # name -> type
+    rules: tuple[Formula, ...] = ()  # Formula patterns
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
     def from_sections(cls, name: str, sections: Iterable[tuple]) -> "Domain":
-        types = {ROOT_TYPE: None, AGENT_TYPE: ROOT_TYPE}
+        types: dict[str, str | None] = {ROOT_TYPE: None, AGENT_TYPE: ROOT_TYPE}
         predicates: dict[str, Predicate] = {}
         functional: list[str] = []
         constants: dict[str, str] = {}
@@ -92,9 +94,9 @@ class Domain:
         dom._check_declarations()
         return dom
 
-    def _check_declarations(self):
+    def _check_declarations(self) -> None:
         for t, parent in self.types.items():
-            seen = {t}
+            seen: set[str | None] = {t}
             while parent is not None:
                 if parent in seen:
                     raise BeliefTypeError(f"domain {self.name}: type cycle through {parent!r}")
@@ -110,7 +112,7 @@ class Domain:
         for r in self.rules:
             self._check_rule(r)
 
-    def _check_rule(self, rule: Formula):
+    def _check_rule(self, rule: Formula) -> None:
         _, _, atom = decompose(rule)
         if atom.pred not in self.predicates:
             raise BeliefTypeError(f"domain {self.name}: rule {rule} uses unknown predicate {atom.pred!r}")
@@ -131,7 +133,7 @@ class Domain:
         return cls.from_declaration(doms[0])
 
     def __str__(self) -> str:
-        def typed(pairs):
+        def typed(pairs: Iterable[tuple[str, str | None]]) -> str:
             return " ".join(f"{n} - {t}" for n, t in pairs)
 
         types = [(t, p) for t, p in self.types.items() if t not in (ROOT_TYPE, AGENT_TYPE)]
@@ -154,10 +156,11 @@ class Domain:
 
     # --- type queries ----------------------------------------------------------------------------
     def is_subtype(self, t: str, parent: str) -> bool:
-        while t is not None:
-            if t == parent:
+        ancestor: str | None = t
+        while ancestor is not None:
+            if ancestor == parent:
                 return True
-            t = self.types.get(t)
+            ancestor = self.types.get(ancestor)
         return False
 
     def subtypes(self, t: str) -> list[str]:
@@ -171,7 +174,7 @@ class Domain:
             raise BeliefTypeError(f"unknown predicate {name!r}{hint}; domain {self.name} has: "
                                   f"{', '.join(sorted(self.predicates))}") from None
 
-    def functional_key(self, atom: Atom):
+    def functional_key(self, atom: Atom) -> FunctionalKey | None:
         """(pred, head args) when ``atom``'s predicate is functional, else None."""
         p = self.predicates.get(atom.pred)
         if p is not None and p.functional:
@@ -179,7 +182,13 @@ class Domain:
         return None
 
     # --- validation ------------------------------------------------------------------------------
-    def validate(self, item, entities: dict[str, str] | None = None):
+    @overload
+    def validate(self, item: Fact, entities: dict[str, str] | None = None) -> Fact: ...
+
+    @overload
+    def validate(self, item: Formula, entities: dict[str, str] | None = None) -> Formula: ...
+
+    def validate(self, item: Fact | Formula, entities: dict[str, str] | None = None) -> Fact | Formula:
         """Check a Fact or Formula against this domain; return it with entity names canonicalised.
 
         ``entities`` maps known entity names to types (agents have type ``agent``); domain constants are
@@ -194,7 +203,7 @@ class Domain:
             known.update(entities)
         problems: list[str] = []
         canon = _Canonicaliser(known)
-        new_chain = []
+        new_chain: list[Term] = []
         for i, agent in enumerate(chain):
             if isinstance(agent, Var):
                 new_chain.append(agent)
@@ -204,7 +213,7 @@ class Domain:
                 problems.append(f"{name!r} cannot believe anything: it is {_a(known[name])}, not an agent")
             new_chain.append(name)
         pred = self.predicates.get(atom.pred)
-        new_args = list(atom.args)
+        new_args: list[Term] = list(atom.args)
         if pred is None:
             try:
                 self.predicate(atom.pred)

@@ -54,6 +54,8 @@ class Var:
     """A variable ``?name`` in a query or a rule."""
 
     __slots__ = ("name", "_hash")
+    name: str
+    _hash: int
 
     def __init__(self, name: str):
         name = name[1:] if name.startswith("?") else name
@@ -96,6 +98,7 @@ class Formula:
     """Base of all formula values. Subclasses are immutable, hashable and compare structurally."""
 
     __slots__ = ()
+    _depth: int  # nested beliefs (a class constant of the literals, a slot of Believes)
 
     def __setattr__(self, key, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -155,6 +158,9 @@ class Atom(Formula):
 
     __slots__ = ("pred", "args", "_hash")
     _depth = 0
+    pred: str
+    args: tuple[Term, ...]
+    _hash: int
 
     def __init__(self, pred: str, args=()):
         if pred in RESERVED:
@@ -192,6 +198,8 @@ class Not(Formula):
 
     __slots__ = ("atom_", "_hash")
     _depth = 0
+    atom_: Atom
+    _hash: int
 
     def __init__(self, atom: Atom):
         if not isinstance(atom, Atom):
@@ -211,6 +219,9 @@ class Not(Formula):
 
 class _Modal(Formula):
     __slots__ = ("agent", "body", "_hash")
+    agent: Term
+    body: Formula
+    _hash: int
 
     def __eq__(self, other):
         return other.__class__ is self.__class__ and other._hash == self._hash and other.agent == self.agent \
@@ -261,6 +272,7 @@ class Unsure(_Modal):
 
     __slots__ = ()
     _depth = 1
+    body: Atom
 
     def __new__(cls, agent: Term, body: Formula):
         agent = _check_term(agent)
@@ -289,15 +301,14 @@ class Stance(str, enum.Enum):
 def decompose(f: Formula) -> tuple[tuple[Term, ...], Stance, Atom]:
     """Split a formula into (chain, stance, atom)."""
     chain = []
-    while f.__class__ is Believes:
+    while isinstance(f, Believes):
         chain.append(f.agent)
         f = f.body
-    cls = f.__class__
-    if cls is Atom:
+    if isinstance(f, Atom):
         return tuple(chain), Stance.BELIEVES, f
-    if cls is Not:
+    if isinstance(f, Not):
         return tuple(chain), Stance.BELIEVES_NOT, f.atom_
-    if cls is Unsure:
+    if isinstance(f, Unsure):
         chain.append(f.agent)
         return tuple(chain), Stance.UNSURE, f.body
     raise BeliefTypeError(f"not a formula: {f!r}")
@@ -332,6 +343,9 @@ class Fact:
     """A formula with an optional probability (``... @ 0.7``): the unit stored, exchanged and printed."""
 
     __slots__ = ("formula", "probability", "_hash")
+    formula: Formula
+    probability: float | None
+    _hash: int
 
     def __init__(self, formula: Formula, probability: float | None = None):
         if not isinstance(formula, Formula):

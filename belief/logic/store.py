@@ -18,9 +18,9 @@ from typing import Iterable, Iterator
 
 import networkx as nx
 
-from belief.logic.domain import Domain
+from belief.logic.domain import Domain, FunctionalKey
 from belief.errors import BatchError, BeliefConflictError, BeliefError, QueryError
-from belief.logic.formula import Atom, Fact, Formula, Stance, Var, compose, decompose, normalize_chain, unify
+from belief.logic.formula import Atom, Fact, Formula, Stance, Term, Var, compose, decompose, normalize_chain, unify
 from belief.grammar import parse_fact, parse_query
 from belief.files.json_input import load_json
 
@@ -31,9 +31,9 @@ SCHEMA = "belief.logic.store/1"
 class ChainFacts:
     """What one perspective chain holds: atom -> (stance, probability), plus the functional index."""
 
-    atoms: dict = field(default_factory=dict)  # Atom -> (Stance, prob | None)
-    values: dict = field(default_factory=dict)  # functional key -> Atom believed
-    unsure: dict = field(default_factory=dict)  # functional key -> set of Atoms held UNSURE
+    atoms: dict[Atom, tuple[Stance, float | None]] = field(default_factory=dict)  # atom -> (stance, probability)
+    values: dict[FunctionalKey, Atom] = field(default_factory=dict)  # the atom believed
+    unsure: dict[FunctionalKey, set[Atom]] = field(default_factory=dict)  # the atoms held UNSURE
 
     def copy(self) -> "ChainFacts":
         return ChainFacts(dict(self.atoms), dict(self.values), {k: set(v) for k, v in self.unsure.items()})
@@ -44,7 +44,7 @@ class Answer:
     """One answer to a query: the chain's stance on the (bound) atom and the variable bindings."""
 
     stance: Stance
-    bindings: dict
+    bindings: dict[str, Term]  # variable name -> term
     formula: Formula  # the query with bindings applied
     known: bool = True  # False when the chain holds nothing about the atom (answered as unsure)
     probability: float | None = None
@@ -59,7 +59,7 @@ class Answer:
 class BeliefStore:
     """Facts per perspective chain; optional domain validation (types, arity, functional predicates)."""
 
-    def __init__(self, domain=None, entities: dict[str, str] | None = None):
+    def __init__(self, domain: Domain | None = None, entities: dict[str, str] | None = None) -> None:
         self.domain = domain
         self.entities = dict(entities) if entities is not None else None
         self.graph = nx.DiGraph()
@@ -69,11 +69,11 @@ class BeliefStore:
     def chains(self) -> list[tuple]:
         return sorted(self.graph.nodes, key=lambda c: (len(c), c))
 
-    def _facts_of(self, chain) -> ChainFacts | None:
+    def _facts_of(self, chain: Iterable[Term]) -> ChainFacts | None:
         node = self.graph.nodes.get(tuple(chain))
         return node["facts"] if node is not None else None
 
-    def facts(self, chain=None) -> Iterator[Fact]:
+    def facts(self, chain: Iterable[Term] | None = None) -> Iterator[Fact]:
         """All held facts (of one chain, or of every chain), in a stable order."""
         chains = [normalize_chain(chain)] if chain is not None else self.chains()
         for c in chains:
@@ -86,13 +86,13 @@ class BeliefStore:
     def __len__(self) -> int:
         return sum(len(d["facts"].atoms) for _, d in self.graph.nodes(data=True))
 
-    def __contains__(self, item) -> bool:
+    def __contains__(self, item: object) -> bool:
         fact = _as_fact(item)
         chain, stance, atom = decompose(fact.formula)
         cf = self._facts_of(chain)
         return cf is not None and cf.atoms.get(atom, (None,))[0] is stance
 
-    def stance(self, chain, atom: Atom) -> tuple[Stance, bool, float | None]:
+    def stance(self, chain: Iterable[Term], atom: Atom) -> tuple[Stance, bool, float | None]:
         """(stance, known, probability) of one chain about one ground atom (functional values derive NOT)."""
         cf = self._facts_of(normalize_chain(chain))
         if cf is None:
@@ -107,23 +107,23 @@ class BeliefStore:
                 return Stance.BELIEVES_NOT, True, cf.atoms[other][1]
         return Stance.UNSURE, False, None
 
-    def value(self, chain, pred: str, *subject: str) -> str | None:
+    def value(self, chain: Iterable[Term], pred: str, *subject: str) -> str | None:
         """The value a chain believes a functional fluent has, or None (nothing believed, or the predicate
         is not functional): ``value(("Anne",), "in", "marble")`` is ``"basket"`` when Anne believes
         ``marble IN basket``."""
         cf = self._facts_of(normalize_chain(chain))
         held = cf.values.get((pred, tuple(subject))) if cf is not None else None
-        return held.args[-1] if held is not None else None
+        return str(held.args[-1]) if held is not None else None  # ground: a name
 
-    def values(self, chain) -> dict[tuple, str]:
+    def values(self, chain: Iterable[Term]) -> dict[tuple, str]:
         """Every functional fluent the chain believes a value of: ``{(pred, *subject): value}``."""
         cf = self._facts_of(normalize_chain(chain))
         if cf is None:
             return {}
-        return {(pred, *subject): atom.args[-1] for (pred, subject), atom in cf.values.items()}
+        return {(pred, *subject): str(atom.args[-1]) for (pred, subject), atom in cf.values.items()}  # ground
 
     # --- queries ---------------------------------------------------------------------------------
-    def query(self, query) -> list[Answer]:
+    def query(self, query: Formula | Fact | str) -> list[Answer]:
         """Answer a formula (or query text like ``? Anne BELIEVE Sally BELIEVE marble IN ?c``).
 
         Ground queries give one answer.  With variables, every binding the store supports is returned
@@ -150,6 +150,7 @@ class BeliefStore:
             if b is None:
                 continue
             cf = self._facts_of(chain)
+            assert cf is not None  # every chain of chains() has its facts
             for atom, (st, prob) in cf.atoms.items():
                 if atom.pred != q_atom.pred:
                     continue
@@ -162,11 +163,11 @@ class BeliefStore:
         answers.sort(key=lambda a: (a.stance != Stance.BELIEVES, str(a.formula)))
         return answers
 
-    def ask(self, query) -> Answer:
+    def ask(self, query: Formula | Fact | str) -> Answer:
         """The single best answer (believed bindings first)."""
         return self.query(query)[0]
 
-    def diff(self, chain_a, chain_b) -> list[Fact]:
+    def diff(self, chain_a: Iterable[Term], chain_b: Iterable[Term]) -> list[Fact]:
         """Literals chain A holds that chain B does not hold with the same stance (B lacks or contradicts).
 
         ``diff(("alice",), ("alice", "bob"))``: what Alice believes that, as far as she knows, Bob lacks:
@@ -185,17 +186,17 @@ class BeliefStore:
         return out
 
     # --- writing ---------------------------------------------------------------------------------
-    def add(self, fact) -> None:
+    def add(self, fact: Fact | Formula | str) -> None:
         """Add one fact; a contradiction with what the chain holds raises BeliefConflictError."""
         self.apply([fact], mode="add")
 
-    def replace(self, fact) -> None:
+    def replace(self, fact: Fact | Formula | str) -> None:
         """Add one fact, replacing the chain's previous value of a functional fluent (or the atom's stance)."""
         self.apply([fact], mode="replace")
 
-    def retract(self, fact) -> bool:
+    def retract(self, item: Fact | Formula | str) -> bool:
         """Forget what a chain holds about the fact's atom (whatever the stance). True if something went."""
-        fact = self._checked(_as_fact(fact))
+        fact = self._checked(_as_fact(item))
         chain, _, atom = decompose(fact.formula)
         cf = self._facts_of(chain)
         if cf is None or atom not in cf.atoms:
@@ -237,7 +238,7 @@ class BeliefStore:
             self._ensure_chain(chain)
             self.graph.nodes[chain]["facts"] = cf
 
-    def _put(self, cf: ChainFacts, stance: Stance, atom: Atom, fact: Fact, mode: str):
+    def _put(self, cf: ChainFacts, stance: Stance, atom: Atom, fact: Fact, mode: str) -> None:
         key = self._key(atom)
         held = cf.atoms.get(atom)
         if held is not None and held[0] is not stance:
@@ -274,7 +275,7 @@ class BeliefStore:
             cf.unsure.setdefault(key, set()).add(atom)
         cf.atoms[atom] = (stance, fact.probability)
 
-    def _key(self, atom: Atom):
+    def _key(self, atom: Atom) -> FunctionalKey | None:
         return self.domain.functional_key(atom) if self.domain is not None else None
 
     def _checked(self, fact: Fact) -> Fact:
@@ -282,7 +283,7 @@ class BeliefStore:
             return self.domain.validate(fact, self.entities)
         return fact
 
-    def _ensure_chain(self, chain: tuple):
+    def _ensure_chain(self, chain: tuple[Term, ...]) -> None:
         if chain in self.graph:
             return
         for i in range(1, len(chain) + 1):
@@ -334,11 +335,11 @@ class BeliefStore:
         new.graph.add_edges_from(self.graph.edges(data=True))
         return new
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, BeliefStore) and set(self.facts()) == set(other.facts())
 
 
-def _remove(cf: ChainFacts, atom: Atom, key):
+def _remove(cf: ChainFacts, atom: Atom, key: FunctionalKey | None) -> None:
     cf.atoms.pop(atom, None)
     if key is not None:
         if cf.values.get(key) == atom:
@@ -350,7 +351,7 @@ def _remove(cf: ChainFacts, atom: Atom, key):
                 del cf.unsure[key]
 
 
-def _as_fact(item) -> Fact:
+def _as_fact(item: object) -> Fact:
     if isinstance(item, Fact):
         return item
     if isinstance(item, Formula):
@@ -360,6 +361,7 @@ def _as_fact(item) -> Fact:
     raise BeliefError(f"not a fact: {item!r}")
 
 
-def _answer(stance, bindings, formula, known, prob, q_stance) -> Answer:
-    return Answer(stance, {k.name if isinstance(k, Var) else k: v for k, v in bindings.items()}, formula, known,
-                  prob, holds=known and stance is q_stance)
+def _answer(stance: Stance, bindings: dict[Var, Term], formula: Formula, known: bool, prob: float | None,
+            q_stance: Stance) -> Answer:
+    return Answer(stance, {k.name: v for k, v in bindings.items()}, formula, known, prob,
+                  holds=known and stance is q_stance)
