@@ -302,7 +302,7 @@ def read_verdict(text, *, about_self: bool = False) -> Optional[str]:
 def read_yes_no(text, *, about_self: bool = False) -> Optional[bool]:
     """True (yes), False (no) or None (unreadable: hedged, abstaining, contradictory or no verdict)."""
     v = read_verdict(text, about_self=about_self)
-    return {YES: True, NO: False}.get(v)
+    return True if v == YES else False if v == NO else None
 
 
 # --- places -----------------------------------------------------------------------------------------
@@ -322,7 +322,8 @@ def _spoken(name: str) -> str:
 
 def _mentions(sentence: str, names: dict) -> list[tuple[int, str]]:
     """(position, candidate) of every non-negated mention, longest names first, no overlaps."""
-    taken, out = [], []
+    taken: list[tuple[int, int]] = []
+    out: list[tuple[int, str]] = []
     for spoken in sorted(names, key=len, reverse=True):
         for m in re.finditer(rf"\b{re.escape(spoken)}\b", sentence):
             if any(a < m.end() and m.start() < b for a, b in taken):
@@ -340,7 +341,7 @@ def read_place(text, candidates: Iterable[str], *, about_self: bool = False) -> 
         return None
     t = normalize(text)
     names = {_spoken(c): c for c in candidates if c and _spoken(c)}
-    found = []
+    found: list[tuple[int, str | None, bool]] = []
     for i, s in enumerate(sentences(t)):
         s = _LABEL.sub("", s)
         conclusive = bool(_CONCLUSION.match(s))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, Optional, Union
+from typing import Iterable, Literal, Optional, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -50,13 +50,13 @@ class GradingError(BeliefError):
     """Questions or answers that cannot be graded (bad file, unknown ids, another episode, ...)."""
 
 
-def parse_fluent(spec) -> tuple:
+def parse_fluent(spec: object) -> tuple[str, ...]:
     """``"in(marble)"``, ``"contents(room_5)"``, ``"in marble"`` or ``["in", "marble"]`` as a fluent tuple."""
+    call = _CALL.match(spec) if isinstance(spec, str) else None
     if isinstance(spec, (list, tuple)) and spec and all(isinstance(x, str) and x for x in spec):
         parts = tuple(spec)
-    elif isinstance(spec, str) and _CALL.match(spec):
-        m = _CALL.match(spec)
-        parts = (m.group(1), *[a.strip() for a in m.group(2).split(",") if a.strip()])
+    elif call:
+        parts = (call.group(1), *[a.strip() for a in call.group(2).split(",") if a.strip()])
     elif isinstance(spec, str):
         parts = tuple(spec.split())
     else:
@@ -66,14 +66,15 @@ def parse_fluent(spec) -> tuple:
     return parts
 
 
-def _as_tuple(x) -> Optional[tuple]:
+def _as_tuple(x: str | Iterable[str] | None) -> Optional[tuple[str, ...]]:
     if x is None:
         return None
     return (x,) if isinstance(x, str) else tuple(x)
 
 
-def kind_problem(kind: str, *, chain=(), fluent=None, values=None, gold=None, answer_type=None, choices=None
-                 ) -> Optional[str]:
+def kind_problem(kind: str, *, chain: Sequence[str] = (), fluent: object = None, values: object = None,
+                 gold: Optional[Sequence[str]] = None, answer_type: Optional[str] = None,
+                 choices: Optional[Sequence[str]] = None) -> Optional[str]:
     """Why these fields do not make a question of ``kind`` (None when they do): checker kinds take their gold
     from the checker and need a fluent; ``given`` questions bring their gold and answer type instead."""
     if kind not in KINDS:
@@ -133,13 +134,13 @@ class QuestionRecord(BaseModel):
 
     @field_validator("fluent")
     @classmethod
-    def _fluent(cls, v):
+    def _fluent(cls, v: Optional[Union[str, list[str]]]) -> Optional[Union[str, list[str]]]:
         if v is not None:
             parse_fluent(v)
         return v
 
     @model_validator(mode="after")
-    def _kind_fields(self):
+    def _kind_fields(self) -> "QuestionRecord":
         problem = kind_problem(self.kind, chain=self.chain, fluent=self.fluent, values=self.values,
                                gold=_as_tuple(self.gold), answer_type=self.answer_type, choices=self.choices)
         if problem:
@@ -148,7 +149,7 @@ class QuestionRecord(BaseModel):
 
     @field_validator("time")
     @classmethod
-    def _time(cls, v):
+    def _time(cls, v: Union[int, Literal["end"]]) -> Union[int, Literal["end"]]:
         if isinstance(v, int) and v < 0:
             raise ValueError("time must be an event index >= 0 or \"end\"")
         return v
@@ -161,20 +162,20 @@ class Question:
 
     id: str
     kind: str
-    chain: tuple
-    fluent: Optional[tuple]
-    time: Union[int, str] = "end"
-    values: Optional[tuple] = None
+    chain: tuple[str, ...]
+    fluent: Optional[tuple[str, ...]]
+    time: Union[int, Literal["end"]] = "end"
+    values: Optional[tuple[str, ...]] = None
     template: Optional[str] = None
     agent: Optional[str] = None
     level: Optional[str] = None
     text: Optional[str] = None
-    choices: Optional[tuple] = None
+    choices: Optional[tuple[str, ...]] = None
     category: Optional[str] = None
-    gold: Optional[tuple] = None         # kind "given" only: every correct answer
+    gold: Optional[tuple[str, ...]] = None  # kind "given" only: every correct answer
     answer_type: Optional[str] = None    # kind "given" only: yes_no | choice
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = kind_problem(self.kind, chain=self.chain, fluent=self.fluent, values=self.values, gold=self.gold,
                                answer_type=self.answer_type, choices=self.choices)
         if problem:
@@ -208,14 +209,14 @@ class Question:
 
     def to_json(self) -> dict:
         """One line of a questions file (what :func:`question_from_dict` reads back); unset fields left out."""
-        d = {"id": self.id, "kind": self.kind, "chain": list(self.chain), "fluent": self.fluent_text,
+        d: dict[str, object] = {"id": self.id, "kind": self.kind, "chain": list(self.chain), "fluent": self.fluent_text,
              "time": self.time, "values": self.values, "template": self.template, "agent": self.agent,
              "level": self.level, "category": self.category, "text": self.text, "choices": self.choices,
              "gold": self.gold, "answer_type": self.answer_type}
         return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items() if v is not None}
 
 
-def question_from_dict(d, where: str = "") -> tuple[Question, Optional[str]]:
+def question_from_dict(d: object, where: str = "") -> tuple[Question, Optional[str]]:
     """(question, the episode it names or None) from one parsed JSON object; GradingError on bad input."""
     try:
         rec = QuestionRecord.model_validate(d)
@@ -236,10 +237,22 @@ def _time(truth: GroundTruth, q: Question) -> int:
     return q.time
 
 
-def check_question(truth: GroundTruth, q: Question) -> None:
-    """Refuse a question the trace cannot answer: unknown agents or fluents are typos, not 'no'."""
-    if q.kind != GIVEN and truth is None:
+def _checker(truth: Optional[GroundTruth], q: Question) -> GroundTruth:
+    """The checker that answers ``q`` (a question of a checker kind); GradingError when there is none."""
+    if truth is None:
         raise GradingError(f"question {q.id}: a {q.kind!r} question is answered by the checker: it needs a trace")
+    return truth
+
+
+def _given_gold(q: Question) -> tuple[str, ...]:
+    assert q.gold is not None  # a given question brings its gold (kind_problem)
+    return q.gold
+
+
+def check_question(truth: Optional[GroundTruth], q: Question) -> None:
+    """Refuse a question the trace cannot answer: unknown agents or fluents are typos, not 'no'."""
+    if q.kind != GIVEN:
+        _checker(truth, q)
     if truth is None:
         return
     missing = [a for a in q.chain if a not in truth.agents]
@@ -256,7 +269,9 @@ def gold_answer(truth: Optional[GroundTruth], q: Question) -> str:
     """The exact answer: from the checker, a place / ``unknown`` / ``nowhere`` (value) or ``yes`` / ``no``;
     for a ``given`` question its stated gold (several correct answers joined by ``|``)."""
     if q.kind == GIVEN:
-        return "|".join(q.gold)
+        return "|".join(_given_gold(q))
+    truth = _checker(truth, q)
+    assert q.fluent is not None  # a checker kind has its fluent (kind_problem)
     at = _time(truth, q)
     if q.kind == "value":
         prov = truth.lookup(q.chain, q.fluent, at)
@@ -267,19 +282,21 @@ def gold_answer(truth: Optional[GroundTruth], q: Question) -> str:
     return YES if holds and truth.knows_chain(q.chain, q.fluent, at) else NO
 
 
-def correct_answers(truth: Optional[GroundTruth], q: Question) -> tuple:
+def correct_answers(truth: Optional[GroundTruth], q: Question) -> tuple[str, ...]:
     """Every reading graded correct: a ``given`` question's gold, else the checker's one answer."""
-    return q.gold if q.kind == GIVEN else (gold_answer(truth, q),)
+    return _given_gold(q) if q.kind == GIVEN else (gold_answer(truth, q),)
 
 
-def place_candidates(truth: Optional[GroundTruth], q: Question) -> tuple:
+def place_candidates(truth: Optional[GroundTruth], q: Question) -> tuple[str, ...]:
     """The names a ``value`` or ``choice`` answer may use: the question's choices, else (value) every value
     of its fluent in the trace."""
     if q.choices is not None:
         return q.choices
     if q.kind != "value":
         return ()
-    seen: dict = {}
+    truth = _checker(truth, q)
+    assert q.fluent is not None  # a checker kind has its fluent (kind_problem)
+    seen: dict[str, None] = {}
     for p in truth.history(q.fluent) + truth.updates_of(q.fluent):
         if isinstance(p.value, str) and not is_marker(p.value):
             seen.setdefault(p.value, None)

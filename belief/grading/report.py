@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Collection, Optional
 
 from belief.grading.answers import read_place, read_yes_no
 from belief.grading.levels import LEVEL_TITLES, LEVELS, level_chain
@@ -55,20 +55,21 @@ def episode_id(trace) -> str:
     return "-".join(str(x) for x in (meta.get("env") or "trace", seed, trace_digest(trace)[:12]) if x is not None)
 
 
-def read_answer(q: Question, text, candidates: Iterable[str] = ()) -> str:
+def read_answer(q: Question, text: object, candidates: Collection[str] = ()) -> str:
     """What a free-text answer says (the one reader of every grading path): ``yes`` / ``no`` (knows, aware,
     given yes_no; "I don't know" is ``no`` when asked about oneself), a place / ``unknown`` / ``nowhere``
     (value), one of the question's ``choices`` (given choice), or ``unreadable``."""
     if q.yes_no:
-        got = read_yes_no(text, about_self=q.about_self)
-        return UNREADABLE if got is None else (YES if got else NO)
-    got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
-    if q.kind == GIVEN and got not in candidates:
+        yes = read_yes_no(text, about_self=q.about_self)
+        return UNREADABLE if yes is None else (YES if yes else NO)
+    place = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
+    if q.kind == GIVEN and place not in candidates:
         return UNREADABLE
-    return got if got is not None else UNREADABLE
+    return place if place is not None else UNREADABLE
 
 
-def graded_row(q: Question, gold: tuple, text, candidates: Iterable[str] = (), episode: Optional[str] = None) -> dict:
+def graded_row(q: Question, gold: tuple[str, ...], text: object, candidates: Collection[str] = (),
+               episode: Optional[str] = None) -> dict:
     """One flat row: the question's labels, the exact ``gold`` answer (alternatives joined by ``|``), the
     agent's ``answer``, its ``reading``; correct when the reading is one of ``gold``."""
     reading = MISSING if text is None else read_answer(q, text, candidates)
