@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 import lark
 
@@ -20,7 +21,7 @@ _TERMS = {"NAME", "VAR", "TAG", "TERM"}
 _RELATION = {"INFIX_REL", "_BELIEVE", "_UNSURE", "_LPAR"}
 
 
-def _words(expected) -> str:
+def _words(expected: Iterable[str]) -> str:
     names = sorted({_WORDS.get(e, e.strip("_").lower() if e.startswith("_") and e[1:].isupper() else e)
                     for e in expected})
     if not names:
@@ -104,12 +105,12 @@ def depth_error(text: str, form: str, source: str | None) -> BeliefSyntaxError:
     pos = None
     if form == "readable":
         offset = 0
-        for line in text.splitlines(keepends=True):
-            hits = list(_READABLE_MODAL.finditer(line.split("#", 1)[0]))
+        for text_line in text.splitlines(keepends=True):
+            hits = list(_READABLE_MODAL.finditer(text_line.split("#", 1)[0]))
             if len(hits) > MAX_DEPTH:
                 pos = offset + hits[MAX_DEPTH].start()
                 break
-            offset += len(line)
+            offset += len(text_line)
     else:
         stack: list[bool] = []
         modal = 0
@@ -131,3 +132,15 @@ def depth_error(text: str, form: str, source: str | None) -> BeliefSyntaxError:
     text_line = text[start:] if end < 0 else text[start:end]
     return BeliefSyntaxError(f"formula nested deeper than {MAX_DEPTH} beliefs (the limit)", line=line,
                              column=pos - start + 1, text_line=text_line, expected="", source=source)
+
+
+class DocumentSyntaxError(BeliefSyntaxError):
+    """Every bad line of a document: the first one's error (and how many more there are), all of them in
+    ``all_errors``."""
+
+    def __init__(self, errors: list[BeliefSyntaxError], source: str | None = None):
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
+        super().__init__(first.message + more, line=first.line, column=first.column, text_line=first.text_line,
+                         expected=first.expected, source=source)
+        self.all_errors = errors

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-from lark import Lark
+from typing import Any, Callable
+
+from lark import Lark, Transformer
+from lark.grammar import Rule
 from lark.parsers.lalr_analysis import Shift
 
 
@@ -36,7 +39,8 @@ class RegexTokenizer:
     ``dotted`` is the kind of a name-like token containing '.' (a number).
     """
 
-    def __init__(self, ws: str, alternatives: list[str], exact: dict, by_first: dict, skip: set, dotted: str):
+    def __init__(self, ws: str, alternatives: list[str], exact: dict[str, str | None], by_first: dict[str, str],
+                 skip: set[str], dotted: str) -> None:
         alts = "|".join(f"(?:{_non_capturing(rx)})" for rx in alternatives)
         self.regex = re.compile(f"(?:{ws})*({alts}|[\\s\\S])")
         self.exact = exact
@@ -44,17 +48,17 @@ class RegexTokenizer:
         self.skip = skip
         self.dotted = dotted
 
-    def __call__(self, text: str):
+    def __call__(self, text: str) -> tuple[list[str], list[str]]:
         exact = self.exact
         by_first = self.by_first
         skip = self.skip
-        kinds: list = []
-        values: list = []
+        kinds: list[str] = []
+        values: list[str] = []
         add_kind = kinds.append
         add_value = values.append
         for tok in self.regex.findall(text):
-            kind = exact.get(tok, 0)
-            if kind == 0:
+            kind = exact.get(tok, "")  # "": not an exact token (None: an invalid one)
+            if kind == "":
                 kind = by_first.get(tok[0])
                 if kind is None:
                     raise _GiveUp  # a character no terminal matches: let lark report it
@@ -70,7 +74,8 @@ class RegexTokenizer:
 
 
 class FastLALR:
-    def __init__(self, lark_parser: Lark, transformer, tokenizer, retype: dict[str, tuple[str, str]]):
+    def __init__(self, lark_parser: Lark, transformer: Transformer, tokenizer: RegexTokenizer,
+                 retype: dict[str, tuple[str, str]]) -> None:
         """``tokenizer``: text -> (kinds, values) (see :class:`RegexTokenizer`); ``retype``: terminal ->
         (terminal, regex) to try when the parser cannot take a token as lexed and the token fully matches
         the regex (e.g. TERM '1' where a NUMBER is expected, as lark's contextual lexer would decide)."""
@@ -87,15 +92,12 @@ class FastLALR:
         }
 
     @staticmethod
-    def _make_reducer(rule, transformer):
+    def _make_reducer(rule: Rule, transformer: Transformer) -> tuple[int, str, Callable[[list[Any]], Any]]:
         n = len(rule.expansion)
-        plan = []  # per child: 0 drop, 1 keep, 2 splice
-        for sym in rule.expansion:
-            if sym.is_term:
-                plan.append(0 if sym.name.startswith("_") and not rule.options.keep_all_tokens else 1)
-            else:
-                plan.append(2 if sym.name.startswith("_") else 1)
-        plan = tuple(plan)
+        plan = tuple(  # per child: 0 drop, 1 keep, 2 splice
+            (0 if sym.name.startswith("_") and not rule.options.keep_all_tokens else 1) if sym.is_term
+            else (2 if sym.name.startswith("_") else 1)
+            for sym in rule.expansion)
         name = rule.origin.name
         splice_result = name.startswith("_")
         expand1 = rule.options.expand1
@@ -104,7 +106,7 @@ class FastLALR:
 
         grow_first = bool(plan) and plan[0] == 2  # left recursion (x_star: x_star item): extend in place
 
-        def reduce(values):
+        def reduce(values: list[Any]) -> Any:
             if simple:
                 children = values
             elif grow_first:
@@ -131,7 +133,7 @@ class FastLALR:
 
         return n, str(rule.origin.name), reduce
 
-    def parse(self, text: str, start: str):
+    def parse(self, text: str, start: str) -> Any:
         """The parse result, or None when the fast path cannot decide (the caller falls back to lark)."""
         try:
             kinds, values = self.tokens(text)
@@ -139,7 +141,7 @@ class FastLALR:
         except _GiveUp:
             return None
 
-    def _drive(self, kinds, values, start):
+    def _drive(self, kinds: list[str], values: list[str], start: str) -> Any:
         states = self.table
         retype = self.retype
         state_stack = [self.start_states[start]]

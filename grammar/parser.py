@@ -15,17 +15,22 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 import lark
-from lark import Lark, Transformer, v_args
+from lark import Lark, Token, Transformer, v_args
 
 from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
-from belief.logic.formula import INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Unsure, Var
-from belief.grammar.diagnostics import depth_error, to_syntax_error
+from belief.logic.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Term, Unsure,
+                                  Var)
+from belief.grammar.diagnostics import DocumentSyntaxError, depth_error, to_syntax_error
 from belief.grammar.fastpath import FastLALR, RegexTokenizer
 
 GRAMMAR_DIR = os.path.dirname(os.path.abspath(__file__))
+#: a typed list of a declaration: (name, type or None)
+Typed = list[tuple[str, str | None]]
+#: a section of a declaration as parsed: (its name, its payload)
+Section = tuple[str, Any]
 _TAG_RE = re.compile(r"<([^<>]+)>(?:[ \t]*\([ \t]*([0-9]+)[ \t]*\))?")
 
 
@@ -45,10 +50,10 @@ class Declaration:
 
     kind: str
     name: str
-    sections: tuple
+    sections: tuple[Section, ...]
 
 
-def _term(tok: str) -> Any:
+def _term(tok: str) -> Term:
     """A term token (lark Token or plain str from the fast path): NAME, ?VAR or <TAG>."""
     c = tok[0]
     if c == "?":
@@ -61,10 +66,10 @@ def _term(tok: str) -> Any:
 class ReadableTransformer(Transformer):
     """Callbacks take the children list directly (no inline wrapper): this is the hot path of parsing."""
 
-    def document(self, facts):
+    def document(self, facts: list[Fact]) -> list[Fact]:
         return facts
 
-    def fact(self, children):
+    def fact(self, children: list[Any]) -> Fact:
         last = children[-1]
         prob = None
         if last.__class__ is not Atom and last.__class__ is not Not and last.__class__ is not Unsure:
@@ -72,29 +77,29 @@ class ReadableTransformer(Transformer):
             children = children[:-1]
         return Fact(_chain(children), prob)
 
-    def query(self, children):
+    def query(self, children: list[Any]) -> Formula:
         return _chain(children)
 
-    def unsure(self, children):
+    def unsure(self, children: list[Any]) -> Unsure:
         return Unsure(_term(children[0]), children[1])
 
-    def negation(self, children):
+    def negation(self, children: list[Atom]) -> Not:
         return Not(children[0])
 
-    def infix(self, children):
+    def infix(self, children: list[str]) -> Atom:
         a, rel, b = children
         return Atom._trusted(INFIX_KEYWORDS[rel], (_term(a), _term(b)))
 
-    def call(self, children):
+    def call(self, children: list[str]) -> Atom:
         name = str(children[0])
         if name[0] in "?<":
             raise BeliefTypeError(f"a predicate name must be a plain name, not {name!r}")
         return Atom._trusted(name, tuple(_term(a) for a in children[1:]))
 
 
-def _chain(children):
+def _chain(children: list[Any]) -> Formula:
     """[agent tokens..., literal] -> nested Believes (normalised by the constructor)."""
-    f = children[-1]
+    f: Formula = children[-1]
     for i in range(len(children) - 2, -1, -1):
         f = Believes._trusted(_term(children[i]), f)
     return f
@@ -105,93 +110,93 @@ class SexprTransformer(Transformer):
     """Facts become :class:`Fact`; declarations become :class:`Declaration` (sections as plain tuples) that
     :mod:`belief.logic.domain` and :mod:`belief.logic.scenario` assemble."""
 
-    def __init__(self, string_parser=None):
+    def __init__(self, string_parser: object = None) -> None:
         super().__init__()
 
-    def document(self, *items):
+    def document(self, *items: Fact | Declaration) -> list[Fact | Declaration]:
         return list(items)
 
-    def prob_fact(self, number, formula):
+    def prob_fact(self, number: Token, formula: Formula) -> Fact:
         return Fact(formula, float(number.value))
 
-    def plain_fact(self, formula):
+    def plain_fact(self, formula: Formula) -> Fact:
         return Fact(formula)
 
-    def believes(self, agent, body):
+    def believes(self, agent: Token, body: Formula) -> Formula:
         return Believes(_term(agent), body)
 
-    def unsure(self, agent, body):
+    def unsure(self, agent: Token, body: Formula) -> Unsure:
         return Unsure(_term(agent), body)
 
-    def negation(self, atom):
+    def negation(self, atom: Atom) -> Not:
         return Not(atom)
 
-    def atom(self, name, *args):
+    def atom(self, name: Token, *args: Token) -> Atom:
         return Atom(name.value, tuple(_term(a) for a in args))
 
     # declarations ---------------------------------------------------------------------------
-    def names(self, *toks):
+    def names(self, *toks: Token) -> list[str]:
         return [t.value for t in toks]
 
-    def vars(self, *toks):
+    def vars(self, *toks: Token) -> list[str]:
         return [t.value[1:] for t in toks]
 
-    def typed_names(self, *parts):
+    def typed_names(self, *parts: list[str] | Token) -> Typed:
         return _typed_list(parts)
 
-    def typed_vars(self, *parts):
+    def typed_vars(self, *parts: list[str] | Token) -> Typed:
         return _typed_list(parts)
 
-    def types_section(self, typed):
+    def types_section(self, typed: Typed) -> Section:
         return ("types", typed)
 
-    def constants_section(self, typed):
+    def constants_section(self, typed: Typed) -> Section:
         return ("constants", typed)
 
-    def predicates_section(self, *decls):
+    def predicates_section(self, *decls: tuple[str, Typed]) -> Section:
         return ("predicates", list(decls))
 
-    def predicate_decl(self, name, typed):
+    def predicate_decl(self, name: Token, typed: Typed) -> tuple[str, Typed]:
         return (name.value, typed)
 
-    def functional_section(self, *names):
+    def functional_section(self, *names: Token) -> Section:
         return ("functional", [n.value for n in names])
 
-    def rules_section(self, *rules):
+    def rules_section(self, *rules: Token | Formula) -> Section:
         return ("rules", [_maybe_string(r, "formula") for r in rules])
 
-    def domain_def(self, name, *sections):
+    def domain_def(self, name: Token, *sections: Section) -> Declaration:
         return Declaration("domain", name.value, sections)
 
-    def domain_ref(self, name):
+    def domain_ref(self, name: Token) -> Section:
         return ("domain", name.value)
 
-    def agents_section(self, *names):
+    def agents_section(self, *names: Token) -> Section:
         return ("agents", [n.value for n in names])
 
-    def objects_section(self, typed):
+    def objects_section(self, typed: Typed) -> Section:
         return ("objects", typed)
 
-    def init_section(self, *items):
+    def init_section(self, *items: Token | Fact) -> Section:
         return ("init", [_maybe_string(i, "fact") for i in items])
 
-    def query_section(self, *items):
+    def query_section(self, *items: Token | Formula) -> Section:
         return ("query", [_maybe_string(i, "query") for i in items])
 
-    def problem_def(self, name, *sections):
+    def problem_def(self, name: Token, *sections: Section) -> Declaration:
         return Declaration("problem", name.value, sections)
 
 
-def _typed_list(parts) -> list[tuple[str, str | None]]:
+def _typed_list(given: Iterable[list[str] | Token]) -> Typed:
     """[names, type, names, type, ..., trailing names] -> [(name, type-or-None), ...]"""
-    out: list[tuple[str, str | None]] = []
-    parts = list(parts)
+    out: Typed = []
+    parts = list(given)
     i = 0
     while i < len(parts):
         names = parts[i]
-        if i + 1 < len(parts) and not isinstance(parts[i + 1], list):
-            typ = parts[i + 1].value
-            out.extend((n, typ) for n in names)
+        following = parts[i + 1] if i + 1 < len(parts) else None
+        if isinstance(following, Token):
+            out.extend((n, following.value) for n in names)
             i += 2
         else:
             out.extend((n, None) for n in names)
@@ -199,9 +204,9 @@ def _typed_list(parts) -> list[tuple[str, str | None]]:
     return out
 
 
-def _maybe_string(item, kind):
+def _maybe_string(item: Token | Fact | Formula, kind: str) -> Fact | Formula:
     """A "quoted" readable fact inside an s-expression document; parsed with positions kept."""
-    if hasattr(item, "type") and item.type == "STRING":
+    if isinstance(item, Token):  # the grammar's only token here: a STRING
         text = item.value[1:-1]
         try:
             if kind == "fact":
@@ -210,8 +215,9 @@ def _maybe_string(item, kind):
                 return parse_query(text)
             return parse_formula(text)
         except BeliefSyntaxError as e:
-            raise BeliefSyntaxError(f"in quoted fact: {e.message}", line=item.line,
-                                    column=item.column + e.column, text_line="", expected=e.expected) from None
+            line, column = item.line or 1, item.column or 1  # the lexer sets both
+            raise BeliefSyntaxError(f"in quoted fact: {e.message}", line=line, column=column + e.column,
+                                    text_line="", expected=e.expected) from None
     return item
 
 
@@ -220,7 +226,7 @@ def _maybe_string(item, kind):
 READABLE_STARTS = ["document", "fact", "query"]
 
 
-def _build(grammar_file: str, start, transformer) -> Lark:
+def _build(grammar_file: str, start: str | list[str], transformer: Transformer) -> Lark:
     return Lark.open(os.path.join(GRAMMAR_DIR, grammar_file), parser="lalr", start=start,
                      import_paths=[GRAMMAR_DIR], propagate_positions=False, maybe_placeholders=False,
                      transformer=transformer)
@@ -232,10 +238,10 @@ def _readable_lark() -> Lark:
 
 
 @functools.lru_cache(maxsize=None)
-def _readable_fast():
+def _readable_fast() -> FastLALR:
     lk = _readable_lark()
     pattern = {t.name: t.pattern.to_regexp() for t in lk.terminals}
-    exact = {k: "INFIX_REL" for k in INFIX_KEYWORDS}
+    exact: dict[str, str | None] = {k: "INFIX_REL" for k in INFIX_KEYWORDS}
     exact.update({"BELIEVE": "_BELIEVE", "BELIEVES": "_BELIEVE", "UNSURE": "_UNSURE", "NOT": "_NOT",
                   "@": "_AT_SIGN", "?": "_QMARK", "(": "_LPAR", ")": "_RPAR", ",": "_COMMA", "\n": "_NL",
                   "<": None, ".": None})  # a lone '<' or '.' is the catch-all: invalid
@@ -271,7 +277,8 @@ def backend() -> str:
 
 # --- public entry points ----------------------------------------------------------------------
 
-def _run(parser: Lark, text: str, form: str, source: str | None, start: str | None = None):
+def _run(parser: Lark, text: str, form: str, source: str | None, start: str | None = None) -> Any:
+    """What the transformer makes of ``text`` from rule ``start``; every failure a BeliefError."""
     try:
         if form == "readable":
             result = _readable_fast().parse(text, start)
@@ -347,7 +354,7 @@ def parse_query(text: str, *, source: str | None = None) -> Formula:
     return _run(readable_parser(), text.strip(), "readable", source, "query")
 
 
-def _check_single_line(text: str, source):
+def _check_single_line(text: str, source: str | None) -> None:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     if len(lines) > 1:
         raise BeliefSyntaxError("expected one fact on one line; use parse_facts() for several", line=2, column=1,
@@ -362,17 +369,11 @@ def parse_readable_document(text: str, *, source: str | None = None) -> list[Fac
         errors = _collect_line_errors(text, source)
         if not errors:  # pragma: no cover - the document parser and the line parser agree
             raise
-        err = errors[0]
-        if len(errors) > 1:
-            err = BeliefSyntaxError(f"{err.message} (and {len(errors) - 1} more error(s))", line=err.line,
-                                    column=err.column, text_line=err.text_line, expected=err.expected,
-                                    source=source)
-        err.all_errors = errors
-        raise err from None
+        raise DocumentSyntaxError(errors, source) from None
 
 
-def _collect_line_errors(text: str, source) -> list[BeliefSyntaxError]:
-    errors = []
+def _collect_line_errors(text: str, source: str | None) -> list[BeliefSyntaxError]:
+    errors: list[BeliefSyntaxError] = []
     fact_parser = readable_parser()
     for lineno, line in enumerate(text.splitlines(), start=1):
         stripped = line.split("#", 1)[0]
