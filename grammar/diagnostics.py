@@ -138,7 +138,7 @@ class DocumentSyntaxError(BeliefSyntaxError):
     """Every bad line of a document: the first one's error (and how many more there are), all of them in
     ``all_errors``."""
 
-    def __init__(self, errors: list[BeliefSyntaxError], source: str | None = None):
+    def __init__(self, errors: list[BeliefSyntaxError], source: str | None = None) -> None:
         first = errors[0]
         more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
         super().__init__(first.message + more, line=first.line, column=first.column, text_line=first.text_line,

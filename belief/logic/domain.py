@@ -250,7 +250,7 @@ def _a(word: str) -> str:
 class _Canonicaliser:
     """Resolve entity names to their declared spelling (case-insensitively), collecting problems."""
 
-    def __init__(self, known: dict[str, str] | None):
+    def __init__(self, known: dict[str, str] | None) -> None:
         self.known = known
         self.lower = {k.lower(): k for k in known} if known is not None else {}
 

@@ -20,7 +20,7 @@ import enum
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Union
+from typing import Callable, Iterable, Iterator, NoReturn, Union
 
 from belief.errors import BeliefTypeError
 
@@ -40,7 +40,7 @@ MAX_DEPTH = 256
 class FormulaDepthError(BeliefTypeError):
     """A formula nested deeper than :data:`MAX_DEPTH` beliefs."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(f"formula nested deeper than {MAX_DEPTH} beliefs (the limit, belief.logic.formula.MAX_DEPTH)")
 
 
@@ -57,27 +57,27 @@ class Var:
     name: str
     _hash: int
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         name = name[1:] if name.startswith("?") else name
         object.__setattr__(self, "name", _check_name(name, "variable"))
         object.__setattr__(self, "_hash", hash(("?", name)))
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError("Var is immutable")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Var) and other.name == self.name
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __str__(self):
+    def __str__(self) -> str:
         return "?" + self.name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Var({self.name!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Var], tuple[str]]:
         return (Var, (self.name,))
 
 
@@ -100,16 +100,16 @@ class Formula:
     __slots__ = ()
     _depth: int  # nested beliefs (a class constant of the literals, a slot of Believes)
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
-    def __delattr__(self, key):
+    def __delattr__(self, key: str) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __str__(self) -> str:  # readable form
         return _syntax().write_readable(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"{type(self).__name__}.parse({str(self)!r})"
 
     @classmethod
@@ -145,7 +145,7 @@ class Formula:
         """Replace variables by the terms ``bindings`` gives (keys: Var or variable name)."""
         chain, stance, atom = decompose(self)
 
-        def sub(t):
+        def sub(t: Term) -> Term:
             if isinstance(t, Var):
                 return bindings.get(t, bindings.get(t.name, t))
             return t
@@ -162,7 +162,7 @@ class Atom(Formula):
     args: tuple[Term, ...]
     _hash: int
 
-    def __init__(self, pred: str, args=()):
+    def __init__(self, pred: str, args: Iterable[Term] = ()) -> None:
         if pred in RESERVED:
             raise BeliefTypeError(f"{pred!r} is a reserved word and cannot name a predicate")
         _check_name(pred, "predicate")
@@ -182,14 +182,14 @@ class Atom(Formula):
         object.__setattr__(self, "_hash", hash((pred, args)))
         return self
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return other.__class__ is Atom and other._hash == self._hash and other.pred == self.pred \
             and other.args == self.args
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Atom], tuple[str, tuple[Term, ...]]]:
         return (Atom, (self.pred, self.args))
 
 
@@ -201,19 +201,19 @@ class Not(Formula):
     atom_: Atom
     _hash: int
 
-    def __init__(self, atom: Atom):
+    def __init__(self, atom: Atom) -> None:
         if not isinstance(atom, Atom):
             raise BeliefTypeError(f"NOT applies to a relation, not to {type(atom).__name__} {atom}")
         object.__setattr__(self, "atom_", atom)
         object.__setattr__(self, "_hash", hash(("not", atom)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return other.__class__ is Not and other.atom_ == self.atom_
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Not], tuple[Atom]]:
         return (Not, (self.atom_,))
 
 
@@ -223,14 +223,14 @@ class _Modal(Formula):
     body: Formula
     _hash: int
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return other.__class__ is self.__class__ and other._hash == self._hash and other.agent == self.agent \
             and other.body == self.body
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[_Modal], tuple[Term, Formula]]:
         return (self.__class__, (self.agent, self.body))
 
 
@@ -239,11 +239,13 @@ class Believes(_Modal):
 
     __slots__ = ("_depth",)
 
-    def __new__(cls, agent: Term, body: Formula):
+    # normal form: X BELIEVE X UNSURE p is built as the Unsure itself, which a __new__ may return (Python
+    # then skips __init__; there is none) though mypy wants an instance of the class
+    def __new__(cls, agent: Term, body: Formula) -> Believes | Unsure:  # type: ignore[misc]
         agent = _check_term(agent)
         if not isinstance(body, Formula):
             raise BeliefTypeError(f"BELIEVE needs a formula, got {body!r}")
-        if isinstance(body, _Modal) and body.agent == agent:
+        if isinstance(body, (Believes, Unsure)) and body.agent == agent:
             return body  # introspection: X BELIEVE X BELIEVE p == X BELIEVE p
         return cls._make(agent, body)
 
@@ -274,7 +276,7 @@ class Unsure(_Modal):
     _depth = 1
     body: Atom
 
-    def __new__(cls, agent: Term, body: Formula):
+    def __new__(cls, agent: Term, body: Formula) -> Unsure:
         agent = _check_term(agent)
         if isinstance(body, Not):
             body = body.atom_
@@ -294,7 +296,7 @@ class Stance(str, enum.Enum):
     BELIEVES_NOT = "believes-not"
     UNSURE = "unsure"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.value
 
 
@@ -347,7 +349,7 @@ class Fact:
     probability: float | None
     _hash: int
 
-    def __init__(self, formula: Formula, probability: float | None = None):
+    def __init__(self, formula: Formula, probability: float | None = None) -> None:
         if not isinstance(formula, Formula):
             raise BeliefTypeError(f"a fact needs a formula, got {formula!r}")
         if probability is not None:
@@ -358,22 +360,22 @@ class Fact:
         object.__setattr__(self, "probability", probability)
         object.__setattr__(self, "_hash", hash((formula, probability)))
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError("Fact is immutable")
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return other.__class__ is Fact and other.formula == self.formula and other.probability == self.probability
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Fact], tuple[Formula, float | None]]:
         return (Fact, (self.formula, self.probability))
 
     def __str__(self) -> str:
         return _syntax().write_readable(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Fact.parse({str(self)!r})"
 
     @classmethod
@@ -381,15 +383,15 @@ class Fact:
         return _syntax().parse_fact(text)
 
     @property
-    def chain(self):
+    def chain(self) -> tuple[Term, ...]:
         return self.formula.chain
 
     @property
-    def stance(self):
+    def stance(self) -> Stance:
         return self.formula.stance
 
     @property
-    def atom(self):
+    def atom(self) -> Atom:
         return self.formula.atom
 
 

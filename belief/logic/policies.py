@@ -41,7 +41,7 @@ Built in:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, Iterator, Optional, Protocol, Sequence, TypeVar, Union, overload
 
 from belief.errors import BeliefError
 
@@ -66,6 +66,23 @@ class ChainEffect:
 
 
 Effect = Union[GroupEffect, ChainEffect]
+
+
+class Claim(Protocol):
+    """What a message claims (:class:`belief.truth.trace.Content`): its fluent has its value."""
+
+    @property
+    def fluent(self) -> tuple[str, ...]: ...
+
+    @property
+    def value(self) -> Optional[str]: ...
+
+
+class Message(Protocol):
+    """A message event (``tell`` or ``announce`` of :mod:`belief.truth.trace`), as a policy reads it."""
+
+    @property
+    def content(self) -> Sequence[Claim]: ...
 
 
 @dataclass(frozen=True)
@@ -96,10 +113,10 @@ class TrustPolicy:
     #: ask whether the sender knows (awareness, docs/logic.md)
     senders_know: bool = False
 
-    def effects(self, event, ctx: PolicyContext) -> Iterable[Effect]:
+    def effects(self, event: Message, ctx: PolicyContext) -> Iterable[Effect]:
         raise NotImplementedError
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<TrustPolicy {self.name}>"
 
 
@@ -107,7 +124,7 @@ class StrictTruthful(TrustPolicy):
     name = "strict-truthful"
     senders_know = True
 
-    def effects(self, event, ctx):
+    def effects(self, event: Message, ctx: PolicyContext) -> Iterator[Effect]:
         group = frozenset((ctx.sender, *ctx.listeners))
         for c in event.content:
             yield GroupEffect(group, c.fluent, c.value, except_solo=ctx.sender)
@@ -123,7 +140,7 @@ class HiToM(TrustPolicy):
             return False
         return ctx.exited_before(listener, ctx.sender)
 
-    def effects(self, event, ctx):
+    def effects(self, event: Message, ctx: PolicyContext) -> Iterator[Effect]:
         """The same for a public claim and a private one: each listener but the sender who trusts the sender
         believes the claim and that the sender does; the sender believes each listener does."""
         s = ctx.sender
@@ -143,7 +160,7 @@ class Skeptical(TrustPolicy):
 
     name = "skeptical"
 
-    def effects(self, event, ctx):
+    def effects(self, event: Message, ctx: PolicyContext) -> Iterator[Effect]:
         for c in event.content:
             for listener in ctx.listeners:
                 if listener != ctx.sender:
@@ -151,15 +168,25 @@ class Skeptical(TrustPolicy):
 
 
 _REGISTRY: dict[str, Callable[[], TrustPolicy]] = {}
+_Factory = TypeVar("_Factory", bound=Callable[[], TrustPolicy])
 
 
-def register_policy(name: str, factory: Callable[[], TrustPolicy] | None = None):
+@overload
+def register_policy(name: str, factory: _Factory) -> _Factory: ...
+
+
+@overload
+def register_policy(name: str, factory: None = None) -> Callable[[_Factory], _Factory]: ...
+
+
+def register_policy(name: str, factory: Callable[[], TrustPolicy] | None = None
+                    ) -> Callable[[], TrustPolicy] | Callable[[_Factory], _Factory]:
     """Register a policy factory (a class or a zero-argument callable) under ``name``.
 
     Usable as a decorator: ``@register_policy("gullible") class Gullible(TrustPolicy): ...``.
     """
 
-    def deco(f):
+    def deco(f: _Factory) -> _Factory:
         _REGISTRY[name] = f
         return f
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, overload
 
 from belief.logic.domain import AGENT_TYPE, ROOT_TYPE, Domain, domain_names, named_domain
 from belief.errors import BeliefError, BeliefTypeError, QueryError, did_you_mean
@@ -72,7 +72,14 @@ class Scenario:
         ents.update({a: AGENT_TYPE for a in self.agents})
         return ents
 
-    def validate(self, item):
+    @overload
+    def validate(self, item: Fact) -> Fact: ...
+
+    @overload
+    def validate(self, item: Formula) -> Formula: ...
+
+    def validate(self, item: Fact | Formula) -> Fact | Formula:
+        """``item`` checked against the domain (:meth:`Domain.validate`), as it is without one."""
         if self.domain is None:
             return item
         return self.domain.validate(item, self.entities)
