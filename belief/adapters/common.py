@@ -26,7 +26,7 @@ class Forms:
     """The forms of a dataset's sentences (or questions), by kind, tried in order: the first that matches a
     text says what it is."""
 
-    def __init__(self, **patterns: str):
+    def __init__(self, **patterns: str) -> None:
         self.patterns = {kind: re.compile(p) for kind, p in patterns.items()}
 
     def read(self, text: str, what: str, where: str) -> tuple[str, tuple[str, ...]]:

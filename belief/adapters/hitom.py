@@ -93,11 +93,11 @@ def story_to_trace(story: list, source: str) -> Trace:
             trace.append(Move(agent=a, object=o, to=c, chapter=ch, **common))
         elif kind == "statement":
             o, c = groups
-            room = container_room.get(c, scene)
-            if room is None:
+            where = container_room.get(c, scene)
+            if where is None:
                 raise AdapterError(f"{source}:{ln}: {text!r}: no room is known yet for the {c}")
-            container_room.setdefault(c, room)
-            trace.append(Statement(subject=(o,), value=c, room=room, chapter=ch, **common))
+            container_room.setdefault(c, where)
+            trace.append(Statement(subject=(o,), value=c, room=where, chapter=ch, **common))
         elif kind == "stay":
             a, room = groups
             trace.append(Noop(agent=a, room=room, chapter=ch, **common))
@@ -130,7 +130,7 @@ def parse_question(q: str, where: str) -> tuple[tuple, str]:
 # reading the two shapes
 # ---------------------------------------------------------------------------------------------
 
-def _natural(s: str):
+def _natural(s: str) -> list[int | str]:
     return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
 
 
@@ -220,7 +220,7 @@ def _question_order(order: Any, where: str) -> Optional[int]:
     raise AdapterError(f"{where}: question_order must be a non-negative integer, got {shown}")
 
 
-def _dedupe_key(it: Item):
+def _dedupe_key(it: Item) -> tuple[Optional[str], tuple[str, ...], str, str]:
     return (it.tell, tuple(t for _, t in it.story), it.question.strip(), it.answer)
 
 

@@ -24,17 +24,16 @@ import json
 import os
 import shutil
 import sqlite3
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from belief.llm.errors import LLMCacheError, one_line
 
-try:  # the migration lock; absent on Windows, where the migration simply runs unlocked
+if sys.platform != "win32":  # the migration lock; on Windows the migration simply runs unlocked
     import fcntl
-except ImportError:  # pragma: no cover - not on Linux/macOS
-    fcntl = None
 
 #: the JSON cache file of earlier versions (migrated when found at the cache path)
 CACHE_SCHEMA = "belief.llm-cache/1"
@@ -51,7 +50,7 @@ _INHERITED: list[sqlite3.Connection] = []
 class ResponseCache:
     """Answers of identical requests: in memory, or in a SQLite file at ``path`` shared by processes."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path else None
         self._lock = threading.Lock()
         self._memory: dict[str, dict] = {}
@@ -119,6 +118,7 @@ class ResponseCache:
             return self._conn
         if self._conn is not None:  # inherited through fork
             _INHERITED.append(self._conn)
+        assert self.path is not None  # only a cache kept in a file has a connection
         self._conn, self._pid = open_store(self.path), os.getpid()
         return self._conn
 
@@ -191,9 +191,9 @@ def _not_a_cache(path: Path) -> LLMCacheError:
 
 
 @contextmanager
-def _migration_lock(path: Path):
+def _migration_lock(path: Path) -> Iterator[None]:
     lock_path = path.with_name(path.name + ".lock")
-    if fcntl is None:  # pragma: no cover
+    if sys.platform == "win32":  # pragma: no cover
         yield
         return
     with open(lock_path, "a+b") as f:

@@ -10,7 +10,8 @@ a reply as a schema), :mod:`belief.llm.replies` (text and usage out of a reply),
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import Any, Callable
 
 import openai
 from pydantic import BaseModel
@@ -26,7 +27,7 @@ from belief.llm.http import bounded_http_client
 from belief.llm.replies import Completion, content_and_usage, json_body
 from belief.llm.retries import RETRY_STATUSES, bounded_call, call_deadline, error_for, retry_after
 from belief.llm.structured import (
-    MODES, Structured, extract_json, read_structured, rejects_structured_output, text_mode_messages,
+    MODES, Schema, Structured, extract_json, read_structured, rejects_structured_output, text_mode_messages,
 )
 from belief.llm.usage import TokenUsage
 
@@ -45,8 +46,9 @@ class LLMClient:
     >>> llm.structured([{"role": "user", "content": "..."}], FactList).value     # doctest: +SKIP
     """
 
-    def __init__(self, config: LLMConfig | None = None, *, client=None,
-                 cache: ResponseCache | bool | None = None, config_path=None, **overrides):
+    def __init__(self, config: LLMConfig | None = None, *, client: openai.OpenAI | None = None,
+                 cache: ResponseCache | bool | None = None, config_path: str | os.PathLike[str] | None = None,
+                 **overrides: Any) -> None:
         """``config``: the settings (None: :meth:`LLMConfig.resolve` with ``config_path`` and ``overrides``;
         given: ``overrides`` replace its values). ``cache``: a :class:`ResponseCache` to share, False for
         none, None to follow ``config.cache``/``config.cache_path``. ``client``: an ``openai.OpenAI`` to use."""
@@ -68,10 +70,11 @@ class LLMClient:
             client = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or PLACEHOLDER_KEY,
                                    timeout=config.timeout, max_retries=0,
                                    http_client=bounded_http_client(config.timeout))
-        self._client = client
+        # the SDK's client; Any: its stubs type messages as TypedDicts, ours are the plain dicts of belief.llm.prompts
+        self._client: Any = client
 
     @classmethod
-    def from_env(cls, **overrides) -> "LLMClient":
+    def from_env(cls, **overrides: Any) -> "LLMClient":
         return cls(None, **overrides)
 
     # --- plain text --------------------------------------------------------------------------------
@@ -91,8 +94,8 @@ class LLMClient:
         return Completion(text, usage)
 
     # --- structured --------------------------------------------------------------------------------
-    def structured(self, messages: list[dict], schema: type[BaseModel], *, max_tokens: int | None = None,
-                   temperature: float | None = None) -> Structured:
+    def structured(self, messages: list[dict], schema: type[Schema], *, max_tokens: int | None = None,
+                   temperature: float | None = None) -> Structured[Schema]:
         """An instance of ``schema`` from the model, by structured output or JSON-in-text fallback.
 
         Modes (:mod:`belief.llm.structured`), tried in this order with ``structured="auto"`` (a server that
@@ -125,7 +128,7 @@ class LLMClient:
         """The structured-output mode the client currently uses."""
         return MODES[self._mode_index]
 
-    def _unsupported(self, fn):
+    def _unsupported(self, fn: Callable[[], Any]) -> Any:
         """Run a structured call; a server that rejects its response_format raises _FallBack (auto mode)."""
         try:
             return self._call(fn, passthrough=(openai.APIStatusError,))
@@ -135,7 +138,7 @@ class LLMClient:
                 raise _FallBack() from None
             raise error_for(e, self.config, getattr(e, "attempts", 1)) from None
 
-    def _structured_schema(self, messages, schema, params) -> Structured:
+    def _structured_schema(self, messages: list[dict], schema: type[Schema], params: dict) -> Structured[Schema]:
         raw = self._unsupported(lambda: self._client.chat.completions.with_raw_response.parse(
             model=self.config.model, messages=messages, response_format=schema, **params))
         body = json_body(raw)
@@ -155,7 +158,8 @@ class LLMClient:
         except Exception:  # noqa: BLE001 - the server ignored the schema: read the text leniently
             return read_structured(text, schema, usage, mode="text", max_chars=self.config.max_reply_bytes)
 
-    def _structured_text(self, messages, schema, params, json_object: bool = False) -> Structured:
+    def _structured_text(self, messages: list[dict], schema: type[Schema], params: dict, json_object: bool = False
+                         ) -> Structured[Schema]:
         msgs = text_mode_messages(messages, schema)
         extra = ({"response_format": {"type": "json_object", "schema": schema.model_json_schema()}}
                  if json_object else {})
@@ -176,14 +180,14 @@ class LLMClient:
             p["seed"] = self.config.seed
         return p
 
-    def _key(self, messages, schema, params) -> str | None:
+    def _key(self, messages: list[dict], schema: type[BaseModel] | None, params: dict) -> str | None:
         if self.cache is None:
             return None
         return ResponseCache.key({"model": self.config.model, "base_url": self.config.base_url,
                                   "messages": messages, "params": params,
                                   "schema": schema.model_json_schema() if schema is not None else None})
 
-    def _cache_get(self, key):
+    def _cache_get(self, key: str | None) -> dict | None:
         if key is None or self.cache is None:
             return None
         hit = self.cache.get(key)
@@ -191,7 +195,7 @@ class LLMClient:
             self.usage.count_cache_hit()
         return hit
 
-    def _cache_put(self, key, value):
+    def _cache_put(self, key: str | None, value: dict) -> None:
         if key is not None and self.cache is not None:
             self.cache.put(key, value)
 
@@ -205,7 +209,7 @@ class LLMClient:
                 raise LLMResponseError(f"HTTP {e.status_code} from {self.config.describe()}: the API key was refused",
                                        e.status_code) from None
 
-    def _call(self, fn, passthrough: tuple = ()):
+    def _call(self, fn: Callable[[], Any], passthrough: tuple[type[Exception], ...] = ()) -> Any:
         """``fn()`` under :func:`belief.llm.retries.bounded_call`, counted in :attr:`usage`."""
         return bounded_call(fn, self.config, self.usage, passthrough)
 

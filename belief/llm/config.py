@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, SettingsError
 
 from belief.files.json_input import load_json
@@ -69,7 +70,7 @@ class LLMConfig(BaseModel):
 
     @field_validator("base_url")
     @classmethod
-    def _url(cls, v):
+    def _url(cls, v: Optional[str]) -> Optional[str]:
         if v is None or v == "":
             return None
         if not re.match(r"https?://[^\s/]+", v):
@@ -149,11 +150,11 @@ class LLMSettings(BaseSettings, LLMConfig):
 class OlderEnvNames(PydanticBaseSettingsSource):
     """OPENAI_BASE_URL, OPENAI_API_KEY and BELIEF_MODEL: below the BELIEF_LLM_ names, above the file."""
 
-    def __init__(self, settings_cls, environ: Mapping[str, str]):
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
         super().__init__(settings_cls)
         self.environ = environ
 
-    def get_field_value(self, field, field_name):  # every value is produced by __call__
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:  # all in __call__
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
@@ -163,11 +164,11 @@ class OlderEnvNames(PydanticBaseSettingsSource):
 class ConfigFileSource(PydanticBaseSettingsSource):
     """The keys a TOML/JSON config file sets, validated on their own first so errors name the file."""
 
-    def __init__(self, settings_cls, path):
+    def __init__(self, settings_cls: type[BaseSettings], path: str | Path | None) -> None:
         super().__init__(settings_cls)
         self.path = path
 
-    def get_field_value(self, field, field_name):  # every value is produced by __call__
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:  # all in __call__
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:

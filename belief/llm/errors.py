@@ -32,7 +32,7 @@ class LLMUnavailableError(LLMError):
 class LLMResponseError(LLMError):
     """The endpoint refused the request (a non-retryable HTTP error such as 400 or 401)."""
 
-    def __init__(self, message: str, status: int | None = None):
+    def __init__(self, message: str, status: int | None = None) -> None:
         self.status = status
         super().__init__(message)
 
@@ -40,7 +40,7 @@ class LLMResponseError(LLMError):
 class LLMOutputError(LLMError):
     """The model answered, but not with what was asked (not JSON, schema violations, a refusal)."""
 
-    def __init__(self, message: str, *, raw: str = "", problems: list[str] | None = None):
+    def __init__(self, message: str, *, raw: str = "", problems: list[str] | None = None) -> None:
         self.raw = raw
         self.problems = list(problems or [message])
         super().__init__(message)

@@ -12,10 +12,12 @@ threads. :func:`bounded_http_client` is the ``http_client`` handed to ``openai.O
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 import httpcore2
 import httpx2
@@ -28,7 +30,7 @@ class ReplyTooLarge(Exception):
     Deliberately not an httpx error: the ``openai`` client neither retries nor wraps it.
     """
 
-    def __init__(self, max_bytes: int):
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         super().__init__(f"the reply is larger than {max_bytes} bytes")
 
@@ -44,7 +46,7 @@ _CURRENT = threading.local()
 
 
 @contextmanager
-def limits(seconds: float, max_bytes: int):
+def limits(seconds: float, max_bytes: int) -> Iterator[None]:
     """Bound the HTTP traffic of this thread inside the block: ``seconds`` in total, ``max_bytes`` received."""
     previous = getattr(_CURRENT, "limit", None)
     _CURRENT.limit = _Limit(time.monotonic() + max(0.0, seconds), max_bytes)
@@ -66,7 +68,7 @@ def _clamp(timeout: float | None, expired: type[Exception]) -> float | None:
 
 
 class _BoundedStream(httpcore2.NetworkStream):
-    def __init__(self, inner: httpcore2.NetworkStream):
+    def __init__(self, inner: httpcore2.NetworkStream) -> None:
         self._inner = inner
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
@@ -84,23 +86,26 @@ class _BoundedStream(httpcore2.NetworkStream):
     def close(self) -> None:
         self._inner.close()
 
-    def start_tls(self, ssl_context, server_hostname=None, timeout=None) -> httpcore2.NetworkStream:
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+                  ) -> httpcore2.NetworkStream:
         return _BoundedStream(self._inner.start_tls(ssl_context, server_hostname,
                                                     _clamp(timeout, httpcore2.ConnectTimeout)))
 
-    def get_extra_info(self, info: str):
+    def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
 
 
 class _BoundedBackend(httpcore2.NetworkBackend):
-    def __init__(self, inner: httpcore2.NetworkBackend):
+    def __init__(self, inner: httpcore2.NetworkBackend) -> None:
         self._inner = inner
 
-    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[httpcore2.SOCKET_OPTION] | None = None) -> httpcore2.NetworkStream:
         return _BoundedStream(self._inner.connect_tcp(host, port, _clamp(timeout, httpcore2.ConnectTimeout),
                                                       local_address, socket_options))
 
-    def connect_unix_socket(self, path, timeout=None, socket_options=None):
+    def connect_unix_socket(self, path: str, timeout: float | None = None,
+                            socket_options: Iterable[httpcore2.SOCKET_OPTION] | None = None) -> httpcore2.NetworkStream:
         return _BoundedStream(self._inner.connect_unix_socket(path, _clamp(timeout, httpcore2.ConnectTimeout),
                                                               socket_options))
 

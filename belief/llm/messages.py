@@ -101,9 +101,9 @@ def message_claims(translator: Translator, text: str, sender: str, *, use_llm: O
         if len(fact.atom.args) < 2:
             refused.append(f"{fact}: a claim needs a subject and a value")
             continue
-        why = grounded(Fact(Believes(translator.agent_name(sender), fact.formula))) if grounded else None
-        if why:  # the LLM read something the message does not say
-            refused.append(f"{fact}: {why}")
+        ungrounded = grounded(Fact(Believes(translator.agent_name(sender), fact.formula))) if grounded else None
+        if ungrounded:  # the LLM read something the message does not say
+            refused.append(f"{fact}: {ungrounded}")
             continue
         claims.append(fact)
     return dedupe(claims), refused
@@ -149,8 +149,8 @@ def receive_message(store, translator: Translator, hearer: str, sender: str, tex
     listeners = tuple(translator.agent_name(r) for r in (recipients or (hearer,)) if r != sender)
     if hearer not in listeners:
         listeners = (*listeners, hearer)
-    content = tuple(Content(predicate=c.atom.pred, subject=tuple(c.atom.args[:-1]), value=c.atom.args[-1])
-                    for c in claims)
+    content = tuple(Content(predicate=c.atom.pred, subject=tuple(map(str, c.atom.args[:-1])),
+                            value=str(c.atom.args[-1])) for c in claims)  # claims are ground: names
     event = (Announce(sender=sender, audience=listeners, content=content) if public
              else Tell(sender=sender, recipients=listeners, content=content))
     ctx = PolicyContext(sender=sender, listeners=listeners, public=public, chapter=None)

@@ -9,7 +9,7 @@ message's claims, the feedback listing every problem of a rejected reply, and th
 from __future__ import annotations
 
 import re
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from pydantic import BaseModel, Field, create_model
 
@@ -110,11 +110,11 @@ def feedback_prompt(errors: Sequence[str]) -> str:
 
 
 def constrained_fact_list(agent: str, partners: Sequence[str], *, domain, entities: dict[str, str],
-                          order: Optional[int] = None) -> type[BaseModel]:
+                          order: Optional[int] = None) -> type[FactList]:
     """A FactList whose JSON schema carries a regex over the known relations and entities (only well-formed
     facts of ``agent``, of the asked order, can match). The pattern only shapes generation."""
 
-    def alt(names):
+    def alt(names: Iterable[str]) -> str:
         return "(" + "|".join(re.escape(n) for n in sorted(names)) + ")"
 
     by_type: dict[str, list[str]] = {}
@@ -134,7 +134,7 @@ def constrained_fact_list(agent: str, partners: Sequence[str], *, domain, entiti
     nested = f"({alt(partners)} BELIEVE )" if partners else ""
     chain = {0: "", 1: nested, None: nested + "?" if nested else ""}[order]
     pattern = f"^{re.escape(agent)} BELIEVE {chain}(NOT )?({'|'.join(rels)})$"
-    return create_model("FactList", facts=(list[str], Field(
+    return create_model("FactList", __base__=FactList, facts=(list[str], Field(
         json_schema_extra={"items": {"type": "string", "pattern": pattern}})))
 
 

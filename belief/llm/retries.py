@@ -42,7 +42,7 @@ def bounded_call(fn: Callable[[], Any], config: LLMConfig, usage: TokenUsage | N
     deadline = time.monotonic() + total
     attempt = 0
 
-    def failed():
+    def failed() -> None:
         if usage is not None:
             usage.count_failure()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import openai
 from pydantic import BaseModel, ValidationError
@@ -25,13 +25,15 @@ from belief.llm.errors import LLMOutputError, validation_problems
 from belief.llm.retries import names_response_format
 
 MODES = ("json_schema", "json_object", "text")
+#: a reply's schema
+Schema = TypeVar("Schema", bound=BaseModel)
 
 
 @dataclass
-class Structured:
+class Structured(Generic[Schema]):
     """A structured answer: the schema's instance, the reply text, usage, cache hit, the mode that produced it."""
 
-    value: BaseModel
+    value: Schema
     text: str
     usage: dict
     cached: bool = False
@@ -56,8 +58,8 @@ def text_mode_messages(messages: list[dict], schema: type[BaseModel]) -> list[di
     return msgs
 
 
-def read_structured(text: str, schema: type[BaseModel], usage: dict, mode: str,
-                    max_chars: int = MAX_REPLY_BYTES) -> Structured:
+def read_structured(text: str, schema: type[Schema], usage: dict, mode: str,
+                    max_chars: int = MAX_REPLY_BYTES) -> Structured[Schema]:
     """The reply ``text`` read as an instance of ``schema``; LLMOutputError with exact ``problems`` if not."""
     try:
         obj = extract_json(text, max_chars)

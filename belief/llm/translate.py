@@ -41,9 +41,8 @@ are data: their claims go through a trust policy into the hearer's own store onl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
 
-from pydantic import BaseModel
 
 from belief.errors import BatchError, BeliefError, BeliefSyntaxError, BeliefTypeError
 from belief.logic.formula import Believes, Fact, Formula, Stance, compose, decompose
@@ -52,11 +51,14 @@ from belief.llm.client import LLMClient, LLMOutputError
 from belief.llm.translation_envs import RuleResult, TranslationEnv, get_env
 from belief.llm.prompts import FactList, constrained_fact_list, feedback_prompt, observation_prompt
 
+if TYPE_CHECKING:  # the store brings networkx, which translating alone does not need
+    from belief.logic.store import BeliefStore
+
 
 class TranslationError(BeliefError):
     """No valid update could be obtained; ``errors`` lists the problems of the last attempt."""
 
-    def __init__(self, message: str, errors: Sequence[str] = (), attempts: int = 0):
+    def __init__(self, message: str, errors: Sequence[str] = (), attempts: int = 0) -> None:
         self.errors = list(errors)
         self.attempts = attempts
         super().__init__(message)
@@ -92,7 +94,8 @@ class Translator:
     """Rules first, the LLM when configured; everything checked; updates all-or-nothing."""
 
     def __init__(self, env: Union[str, TranslationEnv], llm: Optional[LLMClient] = None, *,
-                 max_attempts: int = 3, mode: str = "replace", extra_static: Iterable = (), constrain: bool = False):
+                 max_attempts: int = 3, mode: str = "replace", extra_static: Iterable[Fact | str] = (),
+                 constrain: bool = False) -> None:
         self.env = get_env(env) if isinstance(env, str) else env
         #: send a regex ``pattern`` for the facts in the JSON schema (grammar-constrained decoding on servers
         #: that honour it, e.g. llama.cpp): only well-formed facts over known entities can be generated
@@ -210,7 +213,7 @@ class Translator:
             key = self.domain.functional_key(atom)
             fixed = self._static_values.get(key) if key is not None else None
             if fixed is not None and fixed.atom != atom:
-                return (f"{', '.join(atom.args[:-1])} is fixed: the static fact {fixed} says so, so "
+                return (f"{', '.join(map(str, atom.args[:-1]))} is fixed: the static fact {fixed} says so, so "
                         f"{atom.args[-1]!r} cannot be its {atom.pred} value")
         if held is None and stance is Stance.BELIEVES and atom.pred in self.closed:
             return (f"contradicts the static facts: {atom} is not among the known {atom.pred} facts "
@@ -278,7 +281,8 @@ class Translator:
                 result.applied = True
             return result
         result.source = "llm" if not rule_facts else "rules+llm"
-        return self._llm_loop(llm_text, agent, partners, order, store, rule_facts, result, observation=text)
+        assert self.llm is not None  # llm_text is set only when an LLM is configured
+        return self._llm_loop(self.llm, llm_text, agent, partners, order, store, rule_facts, result, observation=text)
 
     def update(self, store, text: str, agent: str, **kw) -> Translation:
         """Translate and apply to ``store`` all-or-nothing (see :meth:`translate`)."""
@@ -288,17 +292,18 @@ class Translator:
         """Apply a checked batch all-or-nothing (BatchError or a single BeliefError on failure)."""
         store.apply(list(facts), mode=self.mode)
 
-    def _llm_loop(self, text, agent, partners, order, store, rule_facts, result: Translation, *,
+    def _llm_loop(self, llm: LLMClient, text: str, agent: str, partners: Sequence[str] | None, order: Optional[int],
+                  store: BeliefStore | None, rule_facts: list[Fact], result: Translation, *,
                   observation: str) -> Translation:
         messages = self.prompt(text, agent, partners=partners, order=order, known=rule_facts)
         grounded = self.env.grounding(observation, agent) if self.env.grounding is not None else None
         errors: list[str] = []
-        before = dict(self.llm.usage.to_json())
+        before = dict(llm.usage.to_json())
         try:
             for attempt in range(1, self.max_attempts + 1):
                 result.attempts = attempt
                 try:
-                    reply = self.llm.structured(messages, self.reply_schema(agent, partners, order))
+                    reply = llm.structured(messages, self.reply_schema(agent, partners, order))
                     raw = reply.text
                     checked = self.check(reply.value.facts, agent, partners=partners, order=order)
                     errors = checked.errors
@@ -327,13 +332,14 @@ class Translator:
                         {"role": "assistant", "content": raw or "(no usable reply)"},
                         {"role": "user", "content": feedback_prompt(errors)}]
         finally:
-            after = self.llm.usage.to_json()
+            after = llm.usage.to_json()
             result.usage = {k: after[k] - before.get(k, 0) for k in after}
         raise TranslationError(
             f"no valid facts after {result.attempts} attempt(s); store unchanged. Last problems: "
             + "; ".join(errors), errors, result.attempts)
 
-    def reply_schema(self, agent: str, partners=None, order=None) -> type[BaseModel]:
+    def reply_schema(self, agent: str, partners: Sequence[str] | None = None, order: Optional[int] = None
+                     ) -> type[FactList]:
         """FactList, or (``constrain``) a FactList whose JSON schema carries a regex over the known
         relations and entities. The pattern only shapes generation; validation stays the gate above."""
         if not self.constrain:
