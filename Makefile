@@ -1,12 +1,13 @@
 # Two commands set everything up on a fresh machine with Python >= 3.11:
 #   make demo   - the main job (offline, deterministic)
 #   make test   - the whole test suite
+#   make test-deep - the property tests, exploring (before a stop or a release; docs/testing.md)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+.PHONY: demo test test-deep bench install clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -23,6 +24,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# random seeds, ten times the examples, failures kept under .hypothesis/ and replayed first (tests/conftest.py)
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -q -n 2 -m hypothesis
 
 bench: $(STAMP)
 	$(BIN)/belief bench parse
