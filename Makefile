@@ -1,7 +1,6 @@
 # Two commands set everything up on a fresh machine with Python >= 3.11:
 #   make demo   - the main job (offline, deterministic)
 #   make test   - the whole test suite
-#   make test-deep - the property tests, exploring (before a stop or a release; docs/testing.md)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
