@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+.PHONY: demo test test-deep bench install clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -25,6 +25,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2
+
+# random seeds, ten times the examples, failures kept under .hypothesis/ and replayed first (tests/conftest.py)
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -q -n 2 -m hypothesis
 
 bench: $(STAMP)
 	$(BIN)/belief bench parse

@@ -17,7 +17,8 @@ also from other rooms), inattentive observers, hidden listeners of messages (``o
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
+from hypothesis import note, strategies as st
+from hypothesis.control import currently_in_test_context
 
 from belief.truth.trace import (Announce, Condition, Content, Enter, Exit, Move, Noise, Noop, Observe, Possible, Statement,
                           Tell, Trace)
@@ -66,7 +67,16 @@ def build_trace(n_agents: int, n_rooms: int, steps: list, truthful: bool = False
     """Interpret integer tuples as actions of a consistent story (so hypothesis can shrink them).
 
     A step is ``(op, x, y, z)``, or ``(op, x, y, z, w)`` where ``w`` chooses the event's perception fields.
+    Called inside a hypothesis test, the trace is also noted (:func:`hypothesis.note`): a failing example's
+    report then shows its events as JSON lines, not only the integers they were built from.
     """
+    trace = _interpret(n_agents, n_rooms, steps, truthful)
+    if currently_in_test_context():
+        note(trace)  # turned into text (the repr: the events' JSON lines) only for the reported example
+    return trace
+
+
+def _interpret(n_agents: int, n_rooms: int, steps: list, truthful: bool) -> Trace:
     agents = AGENTS[:n_agents]
     rooms = ROOMS[:n_rooms]
     loc = {a: None for a in agents}
@@ -211,4 +221,11 @@ def traces(n_agents: int = 3, n_rooms: int = 2, max_steps: int = 28, truthful: b
     extra = (st.integers(0, 255),) if perception else ()
     steps = st.lists(st.tuples(st.integers(0, N_OPS - 1), st.integers(0, 7), st.integers(0, 7), st.integers(0, 255),
                                *extra), min_size=1, max_size=max_steps)
-    return steps.map(lambda s: build_trace(n_agents, n_rooms, s, truthful))
+    return _traces_from(steps, n_agents, n_rooms, truthful)
+
+
+@st.composite
+def _traces_from(draw, steps, n_agents: int, n_rooms: int, truthful: bool) -> Trace:
+    # drawn (not mapped), so that a failing example prints the trace's repr (its events as JSON lines)
+    # rather than the call that built it
+    return _interpret(n_agents, n_rooms, draw(steps), truthful)

@@ -711,8 +711,18 @@ class Trace:
     def __getitem__(self, i):
         return self._events[i]
 
+    #: a trace of at most this many events shows them in its repr (as in a failing property test's report)
+    REPR_EVENTS = 60
+
     def __repr__(self):
-        return f"Trace({len(self._events)} events)"
+        """``Trace(n events)``; a short trace also shows its meta and its events as their lines in
+        :meth:`dumps`, so the story of a failing example can be read without the code that built it."""
+        n = len(self._events)
+        if not n or n > self.REPR_EVENTS:
+            return f"Trace({n} events)"
+        meta = f", meta={json.dumps(self.meta, sort_keys=True, default=repr)}" if self.meta else ""
+        lines = (json.dumps(e.model_dump(mode="json", exclude_none=True), sort_keys=True) for e in self._events)
+        return f"Trace({n} events{meta}:\n" + "".join(f"  {line}\n" for line in lines) + ")"
 
     def agents(self) -> list[str]:
         """Every agent named in the trace, in order of first appearance."""

@@ -20,6 +20,8 @@ def shared_hitom() -> Path:
 def test_tree_counts_mc_and_cot_once():
     r = hitom.grade(FIX / "tree")
     s = r.summary()
+    # 1 disagreement: No_Tell order_2, whose label follows a move Dan was absent for (the "unseen move"
+    # class of HITOM_LEGACY_LABEL_BUGS; test_audit_of_a_wrong_label)
     assert s["total"] == 7 and s["agree"] == 6
     assert s["by_tell"] == {"No_Tell": [2, 3], "Tell": [4, 4]}
     assert s["by_type"]["order_3"] == [1, 1]
@@ -56,6 +58,7 @@ def test_audit_of_a_wrong_label():
     assert e["answer"] == "red_crate" and e["gold"] == "blue_crate"
     assert e["label_last_real"]["chain_agents_absent"] == ["Dan"]
     assert e["justification"]["not_followed"][0]["absent"] == ["Dan"]
+    assert label_bug_class(e) == "unseen move"
     json.dumps(e)
 
 
@@ -92,20 +95,51 @@ def test_parse_question():
     assert hitom.parse_question("Question: Where does A really think the pear is?", "x") == (("A",), "pear")
 
 
-@pytest.mark.parametrize("gen", ["current_generator", "legacy_generator"])
-def test_shared_samples(gen):
+# The items of the shared legacy-generator sample whose label the strict semantics (hitom policy) do not give,
+# by file, with the class of label bug each shows:
+# * "first place" (5, all No_Tell): every agent of the chain saw the object moved, yet the label is the
+#   container it started in, the value of no chain: the legacy generator (before its authors' "fix
+#   permutation bug") updated higher-order beliefs for one order of the agents only;
+# * "unseen move" (4, all Tell): the label is the container of a move that an agent of the chain did not
+#   see (Lily left before Sophia's move; Hannah, Jacob and Owen before Abigail's).
+HITOM_LEGACY_LABEL_BUGS = {
+    "No_Tell/MC/length_1/sample_1/order_2.txt": "first place",
+    "No_Tell/MC/length_1/sample_2/order_2.txt": "first place",
+    "No_Tell/MC/length_1/sample_2/order_3.txt": "first place",
+    "No_Tell/MC/length_1/sample_2/order_4.txt": "first place",
+    "No_Tell/MC/length_3/sample_1/order_2.txt": "first place",
+    "Tell/MC/length_2/sample_1/order_3.txt": "unseen move",
+    "Tell/MC/length_2/sample_1/order_4.txt": "unseen move",
+    "Tell/MC/length_3/sample_2/order_3.txt": "unseen move",
+    "Tell/MC/length_3/sample_2/order_4.txt": "unseen move",
+}
+
+
+def label_bug_class(e: dict) -> str:
+    """The class of a disagreement, from its audit entry (see HITOM_LEGACY_LABEL_BUGS)."""
+    last = e["label_last_real"]
+    if not e["label_matches"] and not last["chain_agents_absent"] and last["t"] == 1:
+        return "first place"
+    return "unseen move" if last["chain_agents_absent"] else "other"
+
+
+@pytest.mark.parametrize("gen,agree,label_bugs", [
+    ("current_generator", 30, {}),  # the fixed labeller follows strict observation + the hitom policy
+    ("legacy_generator", 51, HITOM_LEGACY_LABEL_BUGS),  # 60 items, 9 label bugs, all of order 2 to 4
+])
+def test_shared_samples(gen, agree, label_bugs):
     d = shared_hitom() / gen
     tree = hitom.grade(d)
     jsonl = hitom.grade(d / "sample.jsonl")
     s = tree.summary()
     assert s["by_type"] == jsonl.summary()["by_type"]
+    assert s["total"] - s["agree"] == len(label_bugs) and s["agree"] == agree
     for t in ("order_0", "order_1"):
         a, n = s["by_type"][t]
         assert a == n and n > 0
-    if gen == "current_generator":
-        assert s["agree"] == s["total"] == 30  # the fixed labeller follows strict observation + hitom policy
-    for q in tree.disagreements():
-        e = audit_entry(q)
+    audits = [audit_entry(q) for q in tree.disagreements()]
+    assert {e["source"]: label_bug_class(e) for e in audits} == label_bugs
+    for e in audits:
         assert e["justification"]["text"] and e["note"]
 
 

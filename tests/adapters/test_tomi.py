@@ -20,6 +20,8 @@ def shared_tomi() -> Path:
 def test_fixture_accuracy_and_types():
     r = tomi.grade(FIX / "mini.txt", FIX / "mini.trace")
     s = r.summary()
+    # 1 disagreement: the second-order question at line 28, whose label forgets that Anne left before
+    # Sally came back (ToMi's second-order label bug; test_audit_explains_the_label_bug)
     assert s["dataset"] == "tomi" and s["total"] == 5 and s["agree"] == 4
     assert s["by_type"] == {"first_order": [1, 1], "memory": [1, 1], "reality": [1, 1], "second_order": [1, 2]}
     assert s["by_story_type"]["second_order_false_belief"] == [0, 1]
@@ -67,18 +69,30 @@ def test_malformed_files(tmp_path):
         tomi.read_examples(FIX / "mini.txt", FIX / "../hitom/mini.json")
 
 
+# The ten questions of the shared sample whose label the strict semantics do not give, by line: the two
+# second-order questions (A about B, B about A) of five stories. Each is a `second_order_*_no_tom` question
+# where one agent moved the object after the other had left, and the label is where the object really is,
+# although an agent of the chain was absent from that move: ToMi's known second-order label bug (its
+# labeller answers these from reality, not from what the chain's agents saw; docs/grading.md).
+TOMI_SAMPLE_LABEL_BUGS = {201, 234, 258, 282, 450, 474, 678, 708, 738, 768}
+
+
 def test_shared_sample_figures():
     d = shared_tomi()
     r = tomi.grade(d / "train_sample.txt", d / "train_sample.trace")
     s = r.summary()
-    assert s["total"] == 90
-    for t in ("first_order", "memory", "reality"):
-        agree, total = s["by_type"][t]
-        assert agree == total and total > 0, t
-    # every second-order disagreement is explained from the trace
-    for q in r.disagreements():
-        assert q.group == "second_order"
-        e = audit_entry(q)
+    # 90 questions, 80 agreeing with the labels: all 10 misses are the second-order label bugs above
+    assert (s["total"], s["agree"]) == (90, 80)
+    assert s["by_type"] == {"first_order": [30, 30], "memory": [15, 15], "reality": [15, 15],
+                            "second_order": [20, 30]}
+    # the ten fall in 1 story of each non-second-order type (2 questions each) and 3 second-order stories
+    assert s["by_story_type"] == {"false_belief": [22, 24], "second_order_false_belief": [18, 24],
+                                  "true_belief": [40, 42]}
+    audits = [audit_entry(q) for q in r.disagreements()]
+    assert {e["line"] for e in audits} == TOMI_SAMPLE_LABEL_BUGS and len(audits) == 10
+    for e in audits:  # each explained from the trace as the bug class above
+        assert e["question_type"].startswith("second_order_") and e["question_type"].endswith("_no_tom")
+        assert "reality" in e["label_matches"] and e["label_last_real"]["chain_agents_absent"], e["line"]
         assert e["justification"]["set_by"] is not None and e["note"]
 
 

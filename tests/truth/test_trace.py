@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from pydantic import ValidationError
 
 from belief.errors import BeliefError, TraceError
 from belief.truth.trace import (SCHEMA_VERSION, Action, Announce, Content, Effect, Enter, Exit, Move, Noise, Noop, Observe,
@@ -27,7 +28,7 @@ def sample_trace() -> Trace:
 def test_append_assigns_t_and_events_are_frozen():
     tr = sample_trace()
     assert [e.t for e in tr] == list(range(len(tr)))
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match=r"(?s)\nroom\n.*Instance is frozen"):
         tr[0].room = "hall"
     with pytest.raises(TraceError, match="t=5"):
         tr.append(Noise(t=5, text="late"))

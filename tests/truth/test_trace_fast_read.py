@@ -8,6 +8,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 import belief.truth.trace as trace_module
 from belief.errors import TraceError
@@ -57,7 +58,7 @@ def test_events_read_in_bulk_share_their_fields_set_safely():
     again = Trace.loads(Trace(moves).dumps())
     a, b, c = again
     assert a.__pydantic_fields_set__ is b.__pydantic_fields_set__  # one set for the events giving the same fields
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match=r"(?s)\nto\n.*Instance is frozen"):
         a.to = "elsewhere"  # frozen: the shared set cannot grow by assignment
     copied = a.model_copy(update={"room": "r"})
     assert "room" in copied.model_fields_set and "room" not in b.model_fields_set

@@ -1,4 +1,5 @@
 import inspect
+import re
 
 import pytest
 
@@ -30,9 +31,8 @@ def test_belief_agent_uses_no_global_state():
     """It may run the general checker, but only on its own private trace: no world, no global trace, no
     grading code."""
     src = inspect.getsource(bomb_belief)
-    # the world's module may be imported (its static tables: agents, map, action table), never a world read
-    src = "\n".join(line for line in src.splitlines() if not line.startswith("from belief.envs.bomb.world import"))
-    for forbidden in (".world", "e.trace", "env.trace", "questions(", " truth(", "bomb_tom", "belief.grading.report", "belief.truth.filter"):
+    assert not re.search(r"(?<!belief\.envs\.bomb)\.world\b", src)  # the static map module is allowed, a world object not
+    for forbidden in ("e.trace", "env.trace", "questions(", " truth(", "bomb_tom", "belief.grading.report", "belief.truth.filter"):
         assert forbidden not in src
     assert "PrivateRecord(name" in src
 
