@@ -91,7 +91,7 @@ def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
         first = truth.history(f)[0].value if truth.history(f) else None
         own = {a: truth.value((a,), f) for a in agents}
 
-        def q(kind, chain, template):
+        def q(kind, chain, template, f=f, obj=obj):
             return Question(id="", kind=kind, chain=chain, fluent=f, template=template,
                             text=question_text(kind, chain, obj))
 
