@@ -65,3 +65,131 @@ def stories_cmd(
     if as_json:
         print(json.dumps({"out": str(out), "stories": manifest["stories"], "questions": manifest["questions"],
                           "counts": counts}))
+
+
+def _pct(score) -> str:
+    a = score.get("accuracy")
+    if a is None:
+        return "n/a"
+    lo, hi = score["ci95"]
+    return f"{a:.3f} [{lo:.2f},{hi:.2f}]"
+
+
+def _print_summary(summary: dict, timing: dict, model: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from belief.app.evaluation.baselines import BASELINES
+
+    console = Console(highlight=False, soft_wrap=True)
+    t = Table(title=f"{model} on {summary['dataset']} ({summary['questions']} questions; 95% intervals)")
+    t.add_column("questions", no_wrap=True)
+    t.add_column("n", justify="right")
+    t.add_column(model, justify="right", no_wrap=True)
+    for name in BASELINES:
+        t.add_column(name, justify="right")
+    base = summary["baselines"]
+
+    def add(label, score, key=None, group=None, end=False):
+        cells = [base[name] if key is None else base[name][f"by_{key}"].get(group, {}) for name in BASELINES]
+        t.add_row(label, str(score["n"] if "n" in score else summary["questions"]), _pct(score),
+                  *[f"{c['accuracy']:.3f}" if c.get("accuracy") is not None else "-" for c in cells], end_section=end)
+
+    overall = {"accuracy": summary["accuracy"], "ci95": summary["ci95"], "n": summary["questions"]}
+    add("all", overall, end=True)
+    from belief.app.evaluation.harness import BREAKDOWNS
+    for key in BREAKDOWNS:
+        groups = summary[f"by_{key}"]
+        for i, (g, score) in enumerate(groups.items()):
+            add(f"{key} {g}", score, key, g, end=i == len(groups) - 1)
+    console.print(t)
+    tokens = summary["tokens"]
+    console.print(f"unreadable answers: {summary['unreadable']} (counted wrong); failed requests: {summary['errors']}; "
+                  f"tokens: {tokens['prompt']} prompt, {tokens['completion']} completion")
+    if timing.get("requests"):
+        console.print(f"latency: {timing['requests']} requests, mean {timing['mean']:.3f} s, median "
+                      f"{timing['median']:.3f} s, p95 {timing['p95']:.3f} s")
+    labels = summary.get("labels")
+    if labels:
+        console.print(f"released labels: {_pct(labels['accuracy_vs_labels'])} against the labels, "
+                      f"{_pct(labels['accuracy_vs_truth'])} against the exact truth; the label differs from the "
+                      f"truth on {labels['label_differs_from_truth']} of {labels['questions']} questions"
+                      + (": " + ", ".join(labels["differ"][:10]) + (" ..." if len(labels["differ"]) > 10 else "")
+                         if labels["differ"] else ""))
+
+
+@app.command("eval")
+def eval_cmd(
+    dataset: Path = typer.Argument(..., help="a stories directory (belief stories --out), a ToMi .txt file, a Hi-ToM "
+                                   ".json/.jsonl file or tree, or a trace (with --questions)"),
+    questions: Optional[Path] = typer.Option(None, "--questions", help="questions JSONL of a trace DATASET"),
+    text: Optional[Path] = typer.Option(None, "--text", help="the story text of a trace DATASET (default: its "
+                                        "events described)"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint, e.g. "
+                                           "http://127.0.0.1:8080/v1 (or BELIEF_LLM_BASE_URL)"),
+    model: Optional[str] = typer.Option(None, "--model", help="model name at the endpoint (or BELIEF_LLM_MODEL); "
+                                        "without an endpoint a built-in answerer: checker, reality, as_self, "
+                                        "majority, public_record"),
+    config: Optional[Path] = typer.Option(None, "--config", help="LLM config file (TOML or JSON)"),
+    mode: str = typer.Option("direct", "--mode", help="direct: the model answers from the story"),
+    out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", file_okay=False,
+                                       help="run directory: manifest, journal, results.jsonl/.csv, summary.json"),
+    resume: bool = typer.Option(False, "--resume", help="finish the run in --out DIR (asks only what is missing)"),
+    force: bool = run_options.FORCE,
+    concurrency: int = typer.Option(4, "--concurrency", min=1, max=256, help="requests in flight at once"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="seconds per request attempt"),
+    max_retries: Optional[int] = typer.Option(None, "--max-retries", min=0, max=10, help="retries per request"),
+    cache: Optional[Path] = typer.Option(None, "--cache", help="SQLite file caching responses across runs"),
+    policy: Optional[str] = typer.Option(None, "--policy", help="trust policy of the checker (default: the "
+                                         "dataset's; Hi-ToM: hitom)"),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="only the first N questions"),
+    as_json: bool = run_options.JSON,
+    progress: bool = run_options.PROGRESS,
+):
+    """Put a dataset's questions to a model (or a built-in answerer) and grade the answers against the checker,
+    beside the shortcut answerers and the checker."""
+    from belief.app.evaluation.baselines import BASELINES
+    from belief.app.evaluation.datasets import load_items
+    from belief.app.evaluation.harness import (FORMAT, MODES, EvalError, builtin_answerer, evaluate, fingerprint,
+                                               llm_answerer, open_run_dir)
+
+    try:
+        if mode not in MODES:
+            raise EvalError(f"--mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if resume and out is None:
+            raise EvalError("--resume needs the run directory: --out DIR")
+        kind, items = load_items(dataset, questions, policy, text)
+        if limit is not None:
+            items = items[:limit]
+        builtin = base_url is None and model in BASELINES
+        if mode == "tracker":
+            raise EvalError("--mode tracker is not available yet; use --mode direct")
+        if builtin:
+            answer, name, endpoint = builtin_answerer(model, items), model, None
+        else:
+            from belief.llm.client import LLMClient
+            from belief.llm.config import LLMConfig
+
+            cfg = LLMConfig.resolve(config_path=config, base_url=base_url, model=model, timeout=timeout,
+                                    max_retries=max_retries, cache_path=str(cache) if cache else None)
+            if not cfg.configured:
+                raise EvalError("no model endpoint configured: pass --base-url URL and --model NAME (or set "
+                                "BELIEF_LLM_BASE_URL and BELIEF_LLM_MODEL), or use a built-in answerer that needs "
+                                "no network: --model " + "|".join(BASELINES))
+            answer, name, endpoint = llm_answerer(LLMClient(cfg)), cfg.model, cfg.base_url
+        run = None
+        if out is not None:
+            manifest = {"format": FORMAT, "command": "belief eval", "dataset": str(dataset), "kind": kind,
+                        "model": name, "mode": mode, "base_url": endpoint, "questions": len(items),
+                        "fingerprint": fingerprint(items), "status": "running"}
+            run = open_run_dir(out, manifest, resume=resume, force=force)
+        with progress_bar(f"asking {name}", total=len(items), enabled=progress) as bar:
+            result = evaluate(items, answer, dataset=str(dataset), kind=kind, model=name, mode=mode, run=run,
+                              concurrency=concurrency, progress=lambda: bar.advance())
+    except (BeliefError, OSError) as e:
+        _fail(str(e))
+    _print_summary(result.summary, result.timing, name)
+    if out is not None:
+        print(f"{len(result.rows)} graded rows in {out / 'results.jsonl'} and {out / 'results.csv'}")
+    if as_json:
+        print(json.dumps({**result.summary, "latency_s": result.timing, "out": str(out) if out else None}))

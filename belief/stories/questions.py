@@ -9,9 +9,10 @@ belief.
 
 Selection (:func:`select`) balances each template's gold: the candidates are put in strata by which
 shortcut would answer them right (reality, the asked agent's own belief, the last agent's own belief, the
-object's first place; for "knows", the gold yes / no), and every stratum gets an equal share of the
+object's first place, the public record; for "knows", the gold yes / no), and every stratum gets an equal share of the
 template's budget (what a small stratum cannot fill goes to the others), at most ``per_story`` per story
-and template, all in a seeded order.
+and template, all in a seeded order; then the strongest shortcuts are held to half: "knows" has as many
+yes as no, and a belief template no more questions the public record answers right than wrong.
 
 The phenomenon (:func:`label`, the question's ``category``) is found by counterfactual: the story is
 checked again without each kind of twist (secret observers, hidden listeners, the inattentive, closed
@@ -74,6 +75,18 @@ def _place(v) -> bool:
     return isinstance(v, str) and not is_marker(v)
 
 
+def public_record_value(truth: GroundTruth, fluent: tuple, at=None):
+    """The fluent's value by the events every agent perceived: the latest change every agent of the trace
+    perceived, else the first value it had (the "public record" shortcut; None if it never had one)."""
+    at = truth.end if at is None else at
+    everyone = set(truth.agents)
+    public = [p for p in truth.updates_of(fluent, -1, at) if everyone <= set(p.observers or ())]
+    if public:
+        return public[-1].value
+    history = [p for p in truth.history(fluent) if p.t <= at]
+    return history[0].value if history else None
+
+
 def chains(agents: Iterable[str], depth: int) -> list[tuple]:
     """Every chain of 1 to ``depth`` agents with no agent twice in a row."""
     agents = tuple(agents)
@@ -90,6 +103,7 @@ def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
         real = truth.reality(f)
         first = truth.history(f)[0].value if truth.history(f) else None
         own = {a: truth.value((a,), f) for a in agents}
+        public = public_record_value(truth, f)
 
         def q(kind, chain, template, f=f, obj=obj):
             return Question(id="", kind=kind, chain=chain, fluent=f, template=template,
@@ -104,7 +118,7 @@ def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
             if v == real and v == own[chain[0]] and v == own[chain[-1]]:
                 continue  # no ToM needed: everyone concerned believes the truth
             out.append(Candidate(story.id, q("value", chain, ORDER_TEMPLATES[len(chain)]), v,
-                                 (v == real, v == own[chain[0]], v == own[chain[-1]], v == first)))
+                                 (v == real, v == own[chain[0]], v == own[chain[-1]], v == first, v == public)))
         for a in agents:
             if not _place(own[a]):
                 continue  # "does A know" of an agent that never saw the object is a trick question
@@ -204,16 +218,26 @@ def select(pool: dict[str, list[Candidate]], n_stories: int, seed: int, per_stor
                     left -= 1
                 if not queue:
                     del remaining[key]
-        if template == KNOWS:  # yes / no exactly balanced: the larger side gives back its latest picks
-            picked = [c for sid in chosen for c in chosen[sid] if c.question.template == KNOWS]
-            sides = defaultdict(list)
-            for c in picked:
-                sides[c.gold].append(c)
-            keep = min(len(v) for v in sides.values()) if len(sides) == 2 else 0
-            drop = {id(c) for side in sides.values() for c in side[keep:]}
-            for sid in list(chosen):
-                chosen[sid] = [c for c in chosen[sid] if id(c) not in drop]
+        _trim(chosen, template)
     return chosen
+
+
+def _trim(chosen: dict, template: str) -> None:
+    """Hold the strongest shortcuts to half of a template: "knows" gets exactly as many yes as no; a belief
+    template no more questions the public record answers right than ones it answers wrong. The larger
+    side gives back its latest picks."""
+    picked = [c for sid in chosen for c in chosen[sid] if c.question.template == template]
+    if template == KNOWS:
+        sides = {v: [c for c in picked if c.gold == v] for v in (YES, NO)}
+        keep = {v: min(len(x) for x in sides.values()) for v in sides}
+    elif template != "reality":
+        sides = {v: [c for c in picked if c.stratum[4] == v] for v in (True, False)}
+        keep = {True: len(sides[False]), False: len(sides[False])}
+    else:
+        return
+    drop = {id(c) for v, side in sides.items() for c in side[keep[v]:]}
+    for sid in list(chosen):
+        chosen[sid] = [c for c in chosen[sid] if id(c) not in drop]
 
 
 def story_questions(story: Story, picked: list[Candidate], truth: GroundTruth) -> list[Candidate]:
@@ -225,7 +249,7 @@ def story_questions(story: Story, picked: list[Candidate], truth: GroundTruth) -
 
 
 __all__ = ["Candidate", "candidates", "chains", "label", "select", "story_questions", "PHENOMENA",
-           "ORDER_TEMPLATES", "KNOWS", "RATES", "YES", "NO"]
+           "ORDER_TEMPLATES", "KNOWS", "RATES", "YES", "NO", "public_record_value"]
 
 
 @dataclass
