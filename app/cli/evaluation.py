@@ -82,12 +82,13 @@ def _print_summary(summary: dict, timing: dict, model: str) -> None:
     from belief.app.evaluation.baselines import BASELINES
 
     console = Console(highlight=False, soft_wrap=True)
+    console.width = max(console.width, 120)  # the table is wide: a pipe or a file gets 120 columns
     t = Table(title=f"{model} on {summary['dataset']} ({summary['questions']} questions; 95% intervals)")
     t.add_column("questions", no_wrap=True)
     t.add_column("n", justify="right")
     t.add_column(model, justify="right", no_wrap=True)
     for name in BASELINES:
-        t.add_column(name, justify="right")
+        t.add_column(name, justify="right", no_wrap=True)
     base = summary["baselines"]
 
     def add(label, score, key=None, group=None, end=False):

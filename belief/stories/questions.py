@@ -9,7 +9,8 @@ belief.
 
 Selection (:func:`select`) balances each template's gold: the candidates are put in strata by which
 shortcut would answer them right (reality, the asked agent's own belief, the last agent's own belief, the
-object's first place, the public record; for "knows", the gold yes / no), and every stratum gets an equal share of the
+object's first place, the public record; for "knows", the gold yes / no and whether the public record
+answers it right), and every stratum gets an equal share of the
 template's budget (what a small stratum cannot fill goes to the others), at most ``per_story`` per story
 and template, all in a seeded order; then the strongest shortcuts are held to half: "knows" has as many
 yes as no, and a belief template no more questions the public record answers right than wrong.
@@ -124,7 +125,8 @@ def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
                 continue  # "does A know" of an agent that never saw the object is a trick question
             question = q("knows", (a,), KNOWS)
             gold = gold_answer(truth, question)
-            out.append(Candidate(story.id, question, gold, (gold,)))
+            public_says = YES if public == real else NO
+            out.append(Candidate(story.id, question, gold, (gold, public_says == gold)))
     return out
 
 
