@@ -110,6 +110,22 @@ def _print_summary(summary: dict, timing: dict, model: str) -> None:
     if timing.get("requests"):
         console.print(f"latency: {timing['requests']} requests, mean {timing['mean']:.3f} s, median "
                       f"{timing['median']:.3f} s, p95 {timing['p95']:.3f} s")
+    tracker = summary.get("tracker")
+    if tracker:
+        def frac(x):
+            return "n/a" if x is None else f"{x:.3f}"
+        console.print(f"translation: {tracker['matched']} of {tracker['events_gold']} gold events matched, precision "
+                      f"{frac(tracker['precision'])}, recall {frac(tracker['recall'])}; {tracker['untranslated']} "
+                      f"sentence(s) not translated (reported, never guessed)")
+        for u in tracker["untranslated_sentences"][:10]:
+            console.print(f"  {u['episode']} sentence {u['sentence']}: {u['text']!r}: {'; '.join(u['problems'])}")
+    pair = summary.get("paired")
+    if pair:
+        lo, hi = pair["difference_ci95"]
+        console.print(f"paired on {pair['questions']} questions: tracker {pair['tracker']:.3f}, direct "
+                      f"{pair['direct']:.3f}, difference {pair['difference']:+.3f} [{lo:+.3f},{hi:+.3f}]; both right "
+                      f"{pair['both_right']}, tracker only {pair['tracker_only']}, direct only {pair['direct_only']}, "
+                      f"both wrong {pair['both_wrong']}")
     labels = summary.get("labels")
     if labels:
         console.print(f"released labels: {_pct(labels['accuracy_vs_labels'])} against the labels, "
@@ -132,7 +148,12 @@ def eval_cmd(
                                         "without an endpoint a built-in answerer: checker, reality, as_self, "
                                         "majority, public_record"),
     config: Optional[Path] = typer.Option(None, "--config", help="LLM config file (TOML or JSON)"),
-    mode: str = typer.Option("direct", "--mode", help="direct: the model answers from the story"),
+    mode: str = typer.Option("direct", "--mode", help="direct: the model answers from the story; tracker: the model "
+                             "translates each sentence into checked trace events and the checker answers "
+                             "(--model rules: the rule translator, offline)"),
+    paired: Optional[Path] = typer.Option(None, "--paired", metavar="DIR", file_okay=False,
+                                          help="tracker mode: also compare with this direct-mode run directory "
+                                          "on the same questions"),
     out: Optional[Path] = typer.Option(None, "--out", metavar="DIR", file_okay=False,
                                        help="run directory: manifest, journal, results.jsonl/.csv, summary.json"),
     resume: bool = typer.Option(False, "--resume", help="finish the run in --out DIR (asks only what is missing)"),
@@ -151,8 +172,9 @@ def eval_cmd(
     beside the shortcut answerers and the checker."""
     from belief.app.evaluation.baselines import BASELINES
     from belief.app.evaluation.datasets import load_items
-    from belief.app.evaluation.harness import (FORMAT, MODES, EvalError, builtin_answerer, evaluate, fingerprint,
-                                               llm_answerer, open_run_dir)
+    from belief.app.evaluation.harness import (FORMAT, MODES, EvalError, builtin_answerer, evaluate,
+                                               evaluate_tracker, fingerprint, llm_answerer, open_run_dir)
+    from belief.app.evaluation.tracker import llm_translator, rules_translator
 
     try:
         if mode not in MODES:
@@ -162,11 +184,12 @@ def eval_cmd(
         kind, items = load_items(dataset, questions, policy, text)
         if limit is not None:
             items = items[:limit]
-        builtin = base_url is None and model in BASELINES
-        if mode == "tracker":
-            raise EvalError("--mode tracker is not available yet; use --mode direct")
-        if builtin:
-            answer, name, endpoint = builtin_answerer(model, items), model, None
+        builtin_names = ("rules",) if mode == "tracker" else BASELINES
+        if paired is not None and mode != "tracker":
+            raise EvalError("--paired compares tracker mode with a direct run: use it with --mode tracker")
+        if base_url is None and model in builtin_names:
+            answer = builtin_answerer(model, items) if mode == "direct" else rules_translator
+            name, endpoint = model, None
         else:
             from belief.llm.client import LLMClient
             from belief.llm.config import LLMConfig
@@ -175,18 +198,27 @@ def eval_cmd(
                                     max_retries=max_retries, cache_path=str(cache) if cache else None)
             if not cfg.configured:
                 raise EvalError("no model endpoint configured: pass --base-url URL and --model NAME (or set "
-                                "BELIEF_LLM_BASE_URL and BELIEF_LLM_MODEL), or use a built-in answerer that needs "
-                                "no network: --model " + "|".join(BASELINES))
-            answer, name, endpoint = llm_answerer(LLMClient(cfg)), cfg.model, cfg.base_url
+                                "BELIEF_LLM_BASE_URL and BELIEF_LLM_MODEL), or use a built-in "
+                                + ("translator that needs no network: --model rules" if mode == "tracker" else
+                                   "answerer that needs no network: --model " + "|".join(BASELINES)))
+            client = LLMClient(cfg)
+            answer = llm_translator(client) if mode == "tracker" else llm_answerer(client)
+            name, endpoint = cfg.model, cfg.base_url
         run = None
         if out is not None:
             manifest = {"format": FORMAT, "command": "belief eval", "dataset": str(dataset), "kind": kind,
                         "model": name, "mode": mode, "base_url": endpoint, "questions": len(items),
                         "fingerprint": fingerprint(items), "status": "running"}
             run = open_run_dir(out, manifest, resume=resume, force=force)
-        with progress_bar(f"asking {name}", total=len(items), enabled=progress) as bar:
-            result = evaluate(items, answer, dataset=str(dataset), kind=kind, model=name, mode=mode, run=run,
-                              concurrency=concurrency, progress=lambda: bar.advance())
+        if mode == "tracker":
+            stories = len({it.episode for it in items})
+            with progress_bar(f"{name} translating stories", total=stories, enabled=progress) as bar:
+                result = evaluate_tracker(items, answer, dataset=str(dataset), kind=kind, model=name, run=run,
+                                          concurrency=concurrency, paired=paired, progress=lambda: bar.advance())
+        else:
+            with progress_bar(f"asking {name}", total=len(items), enabled=progress) as bar:
+                result = evaluate(items, answer, dataset=str(dataset), kind=kind, model=name, mode=mode, run=run,
+                                  concurrency=concurrency, progress=lambda: bar.advance())
     except (BeliefError, OSError) as e:
         _fail(str(e))
     _print_summary(result.summary, result.timing, name)

@@ -26,7 +26,7 @@ from belief.truth.index import is_marker
 BASELINES = ("checker", "reality", "as_self", "majority", "public_record")
 
 
-def _say(item: Item, value) -> str:
+def say(item: Item, value) -> str:
     """A short answer naming ``value`` (a place, yes / no, unknown)."""
     if value is None:
         return "I don't know."
@@ -50,25 +50,25 @@ def _value(item: Item, chain: tuple):
 
 
 def checker(item: Item) -> str:
-    return _say(item, item.gold[0])
+    return say(item, item.gold[0])
 
 
 def reality(item: Item) -> str:
     q = item.question
     if q.kind == GIVEN:
-        return _say(item, None)
+        return say(item, None)
     if q.yes_no:
-        return _say(item, YES)
-    return _say(item, _value(item, ()))
+        return say(item, YES)
+    return say(item, _value(item, ()))
 
 
 def as_self(item: Item) -> str:
     q = item.question
     if q.kind == GIVEN:
-        return _say(item, None)
+        return say(item, None)
     if q.yes_no:
-        return _say(item, YES)
-    return _say(item, _value(item, q.chain[:1]))
+        return say(item, YES)
+    return say(item, _value(item, q.chain[:1]))
 
 
 def public_value(item: Item):
@@ -79,11 +79,11 @@ def public_value(item: Item):
 def public_record(item: Item) -> str:
     q = item.question
     if q.kind == GIVEN:
-        return _say(item, None)
+        return say(item, None)
     v = public_value(item)
     if q.yes_no:
-        return _say(item, YES if v is not None and v == item.truth.reality(q.fluent, _at(item)) else NO)
-    return _say(item, v if isinstance(v, str) and not is_marker(v) else None)
+        return say(item, YES if v is not None and v == item.truth.reality(q.fluent, _at(item)) else NO)
+    return say(item, v if isinstance(v, str) and not is_marker(v) else None)
 
 
 def majority_table(items: Iterable[Item]) -> dict:
@@ -99,7 +99,7 @@ def answerers(items: list[Item]) -> dict[str, Callable[[Item], str]]:
     table = majority_table(items)
 
     def majority(item: Item) -> str:
-        return _say(item, table[item.question.template or item.question.kind])
+        return say(item, table[item.question.template or item.question.kind])
 
     return {"checker": checker, "reality": reality, "as_self": as_self, "majority": majority,
             "public_record": public_record}
@@ -109,5 +109,5 @@ def gold_of(item: Item) -> Optional[str]:
     return gold_answer(item.truth, item.question)
 
 
-__all__ = ["BASELINES", "answerers", "majority_table", "public_value", "checker", "reality", "as_self",
+__all__ = ["BASELINES", "answerers", "say", "majority_table", "public_value", "checker", "reality", "as_self",
            "public_record"]

@@ -30,11 +30,13 @@ from typing import Callable, Optional
 
 from belief.app.evaluation.baselines import BASELINES, answerers
 from belief.app.evaluation.datasets import Item
+from belief.app.evaluation.tracker import (StoryTranslation, Translate, event_scores, tracker_answer,
+                                           translate_story)
 from belief.errors import BeliefError
 from belief.files.atomic import atomic_write_text
 from belief.files.outputs import csv_text, jsonl_text
 from belief.grading.report import graded_row
-from belief.grading.stats import wilson_ci95
+from belief.grading.stats import paired_diff_ci95, wilson_ci95
 from belief.llm.errors import LLMError, one_line
 
 FORMAT = "belief-eval"
@@ -113,15 +115,16 @@ class RunDir:
     def journal(self) -> Path:
         return self.path / "journal.jsonl"
 
-    def record(self, answer: Answer) -> None:
-        """Append one answer to the journal, flushed and fsynced (a kill loses at most the line being written)."""
+    def record(self, answer) -> None:
+        """Append one answer (or a story's translation) to the journal, flushed and fsynced (a kill loses at
+        most the line being written)."""
         line = json.dumps(answer.to_json(), sort_keys=True) + "\n"
         with self._lock:
             with open(self.journal, "a", encoding="utf-8") as f:
                 f.write(line)
                 f.flush()
                 os.fsync(f.fileno())
-            self.done[answer.key] = answer
+            self.done[answer.to_json()["key"]] = answer
 
     def save_manifest(self) -> None:
         atomic_write_text(self.path / "manifest.json", json.dumps(self.manifest, indent=1, sort_keys=True) + "\n")
@@ -131,18 +134,23 @@ OUTPUTS = ("manifest.json", "journal.jsonl", "results.jsonl", "results.csv", "su
 
 
 def _read_journal(path: Path) -> dict:
+    """The journal's entries by key: answers (direct mode) and story translations (tracker mode); a line cut
+    by a kill and failed requests are left out (asked again)."""
     out: dict = {}
     if not path.is_file():
         return out
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             d = json.loads(line)
-            a = Answer(d["key"], d.get("answer"), d.get("error"), int(d.get("prompt_tokens") or 0),
-                       int(d.get("completion_tokens") or 0), float(d.get("latency_s") or 0.0))
-        except (ValueError, KeyError, TypeError):
+            if str(d["key"]).startswith("story:"):
+                entry = StoryTranslation.from_json(d)
+            else:
+                entry = Answer(d["key"], d.get("answer"), d.get("error"), int(d.get("prompt_tokens") or 0),
+                               int(d.get("completion_tokens") or 0), float(d.get("latency_s") or 0.0))
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
             continue  # a line cut by a kill
-        if a.error is None:
-            out[a.key] = a
+        if entry.error is None:
+            out[d["key"]] = entry
     return out
 
 
@@ -282,14 +290,92 @@ def evaluate(items: list[Item], answer: Callable[[Item], Answer], *, dataset: st
     summary = summarize(items, rows, {it.key: done[it.key] for it in items}, dataset, kind, model, mode)
     timing = latency(done)
     if run is not None:
-        atomic_write_text(run.path / "results.jsonl", jsonl_text(rows))
-        atomic_write_text(run.path / "results.csv", csv_text(rows, RESULT_COLUMNS))
-        atomic_write_text(run.path / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
-        atomic_write_text(run.path / "timing.json", json.dumps(timing, indent=1, sort_keys=True) + "\n")
-        run.manifest["status"] = "done"
-        run.save_manifest()
+        _write(run, rows, summary, timing)
     return EvalRun(summary, rows, timing)
 
 
-__all__ = ["evaluate", "open_run_dir", "builtin_answerer", "llm_answerer", "messages_for", "fingerprint",
+def evaluate_tracker(items: list[Item], translate: Translate, *, dataset: str, kind: str, model: str,
+                     run: Optional[RunDir] = None, concurrency: int = 1, paired: Optional[Path] = None,
+                     progress: Optional[Callable[[], None]] = None) -> EvalRun:
+    """Tracker mode: translate each story through the checked path (``concurrency`` stories at a time), answer
+    its questions from the translated trace, grade; event precision / recall against the gold traces; with
+    ``paired`` (a direct-mode run directory on the same dataset), both modes on the same questions."""
+    stories: dict = {}
+    for it in items:
+        stories.setdefault(it.episode, it)
+    done: dict = dict(run.done) if run is not None else {}
+    pending = [ep for ep in stories if f"story:{ep}" not in done]
+    for _ in range(len(stories) - len(pending)):
+        if progress:
+            progress()
+
+    def finished(t: StoryTranslation):
+        if run is not None:
+            run.record(t)
+        done[f"story:{t.episode}"] = t
+        if progress:
+            progress()
+
+    work = lambda ep: translate_story(ep, stories[ep].text, translate)  # noqa: E731
+    if concurrency <= 1:
+        for ep in pending:
+            finished(work(ep))
+    else:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            for f in as_completed([pool.submit(work, ep) for ep in pending]):
+                finished(f.result())
+    translations = {ep: done[f"story:{ep}"] for ep in stories}
+    rows = []
+    for it in items:
+        t = translations[it.episode]
+        row = grade_item(it, tracker_answer(it, t))
+        row.update(error=t.error, prompt_tokens=0, completion_tokens=0)
+        rows.append(row)
+    answers = {ep: Answer(ep, None, prompt_tokens=t.prompt_tokens, completion_tokens=t.completion_tokens)
+               for ep, t in translations.items()}
+    summary = summarize(items, rows, answers, dataset, kind, model, "tracker")
+    gold = [(translations[ep].events, it.trace if it.trace is not None else it.truth.events)
+            for ep, it in stories.items()]
+    untranslated = [(ep, n, sentence, problems) for ep, t in translations.items()
+                    for n, sentence, problems in t.untranslated]
+    summary["tracker"] = {"stories": len(stories), **event_scores(gold), "untranslated": len(untranslated),
+                          "untranslated_sentences": [{"episode": ep, "sentence": n, "text": text,
+                                                      "problems": list(p)[:3]} for ep, n, text, p in untranslated[:50]]}
+    if paired is not None:
+        summary["paired"] = paired_table(rows, paired)
+    if run is not None:
+        _write(run, rows, summary, {"requests": 0})
+    return EvalRun(summary, rows, {"requests": 0})
+
+
+def paired_table(rows: list[dict], direct_dir: Path) -> dict:
+    """Tracker vs direct on the questions both answered: accuracies, the four cells and the paired difference."""
+    path = Path(direct_dir) / "results.jsonl"
+    if not path.is_file():
+        raise EvalError(f"--paired {direct_dir}: no results.jsonl (a finished direct-mode run directory)")
+    direct = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        direct[(d["episode"], d["id"])] = bool(d["correct"])
+    both = [(bool(r["correct"]), direct[(r["episode"], r["id"])]) for r in rows if (r["episode"], r["id"]) in direct]
+    if not both:
+        raise EvalError(f"--paired {direct_dir}: no question in common with this dataset")
+    n = len(both)
+    diff, (lo, hi) = paired_diff_ci95([float(a) for a, _ in both], [float(b) for _, b in both])
+    return {"questions": n, "tracker": sum(a for a, _ in both) / n, "direct": sum(b for _, b in both) / n,
+            "both_right": sum(a and b for a, b in both), "tracker_only": sum(a and not b for a, b in both),
+            "direct_only": sum(b and not a for a, b in both), "both_wrong": sum(not a and not b for a, b in both),
+            "difference": diff, "difference_ci95": [lo, hi]}
+
+
+def _write(run: RunDir, rows: list, summary: dict, timing: dict) -> None:
+    atomic_write_text(run.path / "results.jsonl", jsonl_text(rows))
+    atomic_write_text(run.path / "results.csv", csv_text(rows, RESULT_COLUMNS))
+    atomic_write_text(run.path / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(run.path / "timing.json", json.dumps(timing, indent=1, sort_keys=True) + "\n")
+    run.manifest["status"] = "done"
+    run.save_manifest()
+
+
+__all__ = ["evaluate", "evaluate_tracker", "paired_table", "open_run_dir", "builtin_answerer", "llm_answerer", "messages_for", "fingerprint",
            "EvalError", "EvalRun", "RunDir", "MODES", "RESULT_COLUMNS", "FORMAT"]

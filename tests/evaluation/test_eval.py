@@ -5,6 +5,7 @@ answerers need no network; no endpoint is one clear error line."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from belief.app.evaluation.datasets import load_items
 from belief.app.evaluation.stories_dir import config_options, write_story_set
 from belief.stories.generator import StoryConfig
 from belief.stories.questions import generate_set
+from belief.stories.text import parse_sentence
 from belief.testing.llm_server import FakeOpenAI, last_user_text
 
 runner = CliRunner()
@@ -137,3 +139,59 @@ def test_kill_then_resume_is_byte_identical(stories, tmp_path):
         assert srv.count - asked_before < resumed["questions"]  # only what was missing was asked again
     for name in ("results.jsonl", "results.csv", "summary.json"):
         assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes(), name
+
+
+# --- tracker mode -----------------------------------------------------------------------------------------
+def _flat(d: dict) -> dict:
+    """A trace-format event as the flat record the tracker asks the model for."""
+    d = dict(d)
+    if d["kind"] == "statement":
+        d["object"] = d.pop("subject")[0]
+    if d["kind"] in ("tell", "announce"):
+        (fact,) = d.pop("content")
+        d["object"], d["value"] = fact["subject"][0], fact["value"]
+    return d
+
+
+def _translator(wrong_every: int = 0):
+    """A scripted translator returning the gold events of each sentence (the rule translator's reading);
+    with ``wrong_every`` it names an invented container in every n-th reply (refused by the grounding check)."""
+    calls = {"n": 0}
+
+    def respond(request):
+        calls["n"] += 1
+        sentence = re.search(r"Sentence: (.*)\n", last_user_text(request)).group(1)
+        event = _flat(parse_sentence(sentence))
+        if wrong_every and event["kind"] == "move":
+            event["to"] = "teapot"  # not in the sentence: every attempt is refused
+        return {"json": {"events": [event]}}
+
+    return respond
+
+
+def test_tracker_with_the_gold_translation_equals_the_checker(stories, tmp_path):
+    with FakeOpenAI(responder=_translator()) as srv:
+        s = _eval(stories, "--mode", "tracker", "--base-url", srv.base_url, "--model", "fake",
+                  "--out", tmp_path / "tracker")
+    t = s["tracker"]
+    assert s["accuracy"] == 1.0 and t["precision"] == t["recall"] == 1.0 and t["untranslated"] == 0
+    assert t["events_gold"] == t["matched"] > 0 and s["tokens"]["prompt"] > 0
+    offline = _eval(stories, "--mode", "tracker", "--model", "rules")  # the rule translator, no network
+    assert offline["accuracy"] == 1.0 and offline["tracker"]["recall"] == 1.0
+
+
+def test_an_untranslatable_sentence_is_reported_never_guessed(stories, tmp_path):
+    direct = tmp_path / "direct"
+    _eval(stories, "--model", "as_self", "--out", direct)
+    with FakeOpenAI(responder=_translator(wrong_every=1)) as srv:
+        s = _eval(stories, "--mode", "tracker", "--base-url", srv.base_url, "--model", "fake", "--paired", direct)
+        moves = s["tracker"]["untranslated"]
+        assert moves > 0 and srv.count <= s["tracker"]["events_gold"] + 2 * moves  # bounded attempts
+    t = s["tracker"]
+    assert t["recall"] < 1.0 and t["precision"] == 1.0  # nothing invented made it into the trace
+    bad = t["untranslated_sentences"][0]
+    assert "teapot" in " ".join(bad["problems"]) and parse_sentence(bad["text"])["kind"] == "move"
+    pair = s["paired"]
+    assert pair["questions"] == s["questions"]
+    assert pair["both_right"] + pair["tracker_only"] + pair["direct_only"] + pair["both_wrong"] == pair["questions"]
+    assert pair["tracker"] == s["accuracy"]
