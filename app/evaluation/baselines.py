@@ -53,22 +53,22 @@ def checker(item: Item) -> str:
     return say(item, item.gold[0])
 
 
-def reality(item: Item) -> str:
-    q = item.question
-    if q.kind == GIVEN:
-        return say(item, None)
-    if q.yes_no:
-        return say(item, YES)
-    return say(item, _value(item, ()))
+def _belief_shortcut(chain_of):
+    """An answerer that states the belief of ``chain_of(question)`` (reality for ``()``) and says yes to "does A
+    know"."""
+    def answer(item: Item) -> str:
+        q = item.question
+        if q.kind == GIVEN:
+            return say(item, None)
+        if q.yes_no:
+            return say(item, YES)
+        return say(item, _value(item, chain_of(q)))
+
+    return answer
 
 
-def as_self(item: Item) -> str:
-    q = item.question
-    if q.kind == GIVEN:
-        return say(item, None)
-    if q.yes_no:
-        return say(item, YES)
-    return say(item, _value(item, q.chain[:1]))
+reality = _belief_shortcut(lambda q: ())
+as_self = _belief_shortcut(lambda q: q.chain[:1])
 
 
 def public_value(item: Item):

@@ -255,32 +255,39 @@ class EvalRun:
     timing: dict
 
 
+def _run_pending(units: dict, work: Callable, run: Optional[RunDir], concurrency: int,
+                 progress: Optional[Callable[[], None]]) -> dict:
+    """``work(unit)`` for every unit (by journal key) the run has not done, ``concurrency`` at a time; each
+    result is journaled as it comes. Returns every key's result."""
+    done: dict = dict(run.done) if run is not None else {}
+    pending = [u for k, u in units.items() if k not in done]
+    for _ in range(len(units) - len(pending)):
+        if progress:
+            progress()
+
+    def finished(result):
+        if run is not None:
+            run.record(result)
+        done[result.to_json()["key"]] = result
+        if progress:
+            progress()
+
+    if concurrency <= 1:
+        for u in pending:
+            finished(work(u))
+    else:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            for f in as_completed([pool.submit(work, u) for u in pending]):
+                finished(f.result())
+    return done
+
+
 def evaluate(items: list[Item], answer: Callable[[Item], Answer], *, dataset: str, kind: str, model: str,
              mode: str, run: Optional[RunDir] = None, concurrency: int = 1,
              progress: Optional[Callable[[], None]] = None) -> EvalRun:
     """Answer every item (``concurrency`` at a time; the ones ``run`` has already are not asked again), grade,
     summarize; write the results into ``run``'s directory when given."""
-    done: dict = dict(run.done) if run is not None else {}
-    pending = [it for it in items if it.key not in done]
-    for _ in range(len(items) - len(pending)):
-        if progress:
-            progress()
-
-    def finished(a: Answer):
-        if run is not None:
-            run.record(a)
-        done[a.key] = a
-        if progress:
-            progress()
-
-    if concurrency <= 1:
-        for it in pending:
-            finished(answer(it))
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency) as pool:
-            futures = [pool.submit(answer, it) for it in pending]
-            for f in as_completed(futures):
-                finished(f.result())
+    done = _run_pending({it.key: it for it in items}, answer, run, concurrency, progress)
     rows = []
     for it in items:
         a = done[it.key]
@@ -303,27 +310,8 @@ def evaluate_tracker(items: list[Item], translate: Translate, *, dataset: str, k
     stories: dict = {}
     for it in items:
         stories.setdefault(it.episode, it)
-    done: dict = dict(run.done) if run is not None else {}
-    pending = [ep for ep in stories if f"story:{ep}" not in done]
-    for _ in range(len(stories) - len(pending)):
-        if progress:
-            progress()
-
-    def finished(t: StoryTranslation):
-        if run is not None:
-            run.record(t)
-        done[f"story:{t.episode}"] = t
-        if progress:
-            progress()
-
-    work = lambda ep: translate_story(ep, stories[ep].text, translate)  # noqa: E731
-    if concurrency <= 1:
-        for ep in pending:
-            finished(work(ep))
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency) as pool:
-            for f in as_completed([pool.submit(work, ep) for ep in pending]):
-                finished(f.result())
+    done = _run_pending({f"story:{ep}": it for ep, it in stories.items()},
+                        lambda it: translate_story(it.episode, it.text, translate), run, concurrency, progress)
     translations = {ep: done[f"story:{ep}"] for ep in stories}
     rows = []
     for it in items:
