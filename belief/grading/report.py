@@ -62,7 +62,8 @@ def read_answer(q: Question, text, candidates: Iterable[str] = ()) -> str:
     if q.yes_no:
         got = read_yes_no(text, about_self=q.about_self)
         return UNREADABLE if got is None else (YES if got else NO)
-    got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
+    got = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,),
+                     chain=q.chain if q.kind == "value" else None)
     if q.kind == GIVEN and got not in candidates:
         return UNREADABLE
     return got if got is not None else UNREADABLE
