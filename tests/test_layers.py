@@ -333,6 +333,7 @@ KERNEL_ALLOWED: dict[str, set[str]] = {
     "belief.testing": {"belief.errors", "belief.files", "belief.grammar", "belief.logic", "belief.truth",
                        "belief.llm"},
     "belief.old_names": set(),
+    "belief.stories": {"belief.errors", "belief.grading", "belief.truth"},
 }
 #: a world package that is built on another world's states (CoordinationQA asks about maze states)
 WORLD_SOURCES: dict[str, set[str]] = {"coordqa": {"maze"}}
@@ -351,7 +352,7 @@ VERSIONED = re.compile(r"[a-z]+_v[0-9]+")
 #: the app's packages bottom to top: a module imports its own rank or lower, never higher (runners play
 #: episodes, benches compare agents over the runners' episodes, the command line drives both)
 APP_RANKS: dict[str, int] = {"belief.app.runs": 0, "belief.app.results": 0, "belief.app.runners": 1,
-                             "belief.app.bench": 2, "belief.app.cli": 3, "belief.app.plot": 3, "belief.app.demo": 3}
+                             "belief.app.bench": 2, "belief.app.evaluation": 2, "belief.app.cli": 3, "belief.app.plot": 3, "belief.app.demo": 3}
 
 
 def package_violations(imports: list[Import]) -> list[str]:

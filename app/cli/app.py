@@ -99,6 +99,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hitom": ("tom", "Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."),
     "explain": ("tom", "Answer a query from a trace's exact ground truth and show the events (who was present where) "
                 "behind it."),
+    "eval": ("evaluation", "Put a dataset's questions to a model (or a built-in answerer) and grade the answers "
+             "against the checker, beside the shortcut answerers and the checker."),
+    "stories": ("evaluation", "Generate ToM stories from actions (trace, plain English, questions where ToM is needed) "
+                "into DIR."),
 }
 BENCH_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("core", "Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."),

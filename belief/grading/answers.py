@@ -25,7 +25,8 @@ hedges, plus idioms):
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
 
 YES, NO, HEDGE = "yes", "no", "hedge"
 
@@ -68,15 +69,18 @@ _AUX = set("do does did is are was were has have had can could will would should
 _CONCLUSION = re.compile(r"^(?:so|therefore|thus|hence|consequently|accordingly|in conclusion|overall|in summary|"
                          r"in short|to sum up|to conclude|that means|which means|meaning|ultimately|in the end|"
                          r"all in all|then)\b[\s,:]*")
+# "Based on the story, ...": where the answer comes from, not the answer
+_PREAMBLE = re.compile(r"^(?:based on|according to|given|from|in|judging by) (?:the|this) (?:story|text|passage|"
+                       r"narrative|information|context|events)\s*,?\s*")
 _LABEL = re.compile(r"^(?:final answer|my answer|short answer|answer|response|verdict|a)\s*[:\-]\s*")
-_MARKER = re.compile(r"\b(?:answer|verdict|conclusion)\s*(?:is|would be|will be|:|-|=)\s*(?:an?\s+)?(?:clear\s+|"
-                     r"definite\s+|firm\s+|simple\s+|resounding\s+)?(yes|no|true|false)\b")
+_MARKER = re.compile(r"\b(?:answer|verdict|conclusion)\s*(?:(?:is|would be|will be)\s*[:\-=]?|[:\-=])\s*(?:an?\s+)?"
+                     r"(?:clear\s+|definite\s+|firm\s+|simple\s+|resounding\s+|definitely\s+)?(yes|no|true|false)\b")
 # who knows / abstentions
 _ABSTAIN = re.compile(r"\b(?:not sure|unsure|uncertain|unclear|hard to (?:say|tell)|difficult to (?:say|tell)|"
                       r"impossible to (?:say|tell|determine)|can not (?:say|tell|determine|be sure)|"
                       r"could not (?:say|tell)|no way to (?:know|tell)|it depends|depends on|who knows|"
                       r"not enough information|insufficient information|cannot be determined|can not be determined|"
-                      r"dunno)\b")
+                      r"dunno|toss[- ]up|either way|can not decide|could go either way)\b")
 _SELF_IGNORANCE = re.compile(r"^(?:(?:well|honestly|frankly|sorry)\s+)?(?:(?:i|we)\s+(?:(?:really|honestly|just)\s+)?"
                              r"(?:do not know|did not know|have no idea|have no clue|am not aware|am unaware|"
                              r"have not (?:seen|been told|learned))|no idea|no clue|not a clue)\b(?P<rest>.*)$")
@@ -241,7 +245,7 @@ def _parts(sentence: str) -> list[tuple[str, str]]:
 
 def _sentence(sentence: str, about_self: bool) -> tuple[Optional[str], bool]:
     """(verdict, conclusive) of one sentence: verdict yes/no/hedge or None (nothing read)."""
-    s = _LABEL.sub("", sentence.strip())
+    s = _PREAMBLE.sub("", _LABEL.sub("", sentence.strip()))
     conclusive = bool(_CONCLUSION.match(s))
     s = _CONCLUSION.sub("", s)
     segments = re.split(r"\s*[,:\u2014\u2013]\s*|\s+-\s+", s)
@@ -254,6 +258,10 @@ def _sentence(sentence: str, about_self: bool) -> tuple[Optional[str], bool]:
     if lead is None and head and head[0] in _YES_PARTICLES | _NO_PARTICLES and not (
             len(head) > 1 and head[1] in ("doubt", "question", "wonder", "problem", "worries", "one", "body", "idea", "clue")):
         lead = YES if head[0] in _YES_PARTICLES else NO
+    if lead is None and len(segments) > 1:
+        lead = _elliptic(head)  # "He wouldn't, he was sleeping": an elliptic answer, then its reason
+        if lead is not None:
+            return lead, conclusive
     strong = lead is not None and bool(set(head) & (_YES_PARTICLES | _NO_PARTICLES | _NEGATORS | {"so"}))
     if strong or (lead is not None and len(segments) == 1):
         return lead, conclusive
@@ -307,70 +315,198 @@ def read_yes_no(text, *, about_self: bool = False) -> Optional[bool]:
 
 # --- places -----------------------------------------------------------------------------------------
 UNKNOWN, NOWHERE = "unknown", "nowhere"
-_PLACE_NEGATED = re.compile(r"(?:\bnot|\bno longer|\brather than|\binstead of|\bfrom|\bleft|\bout of|\bnever|"
-                            r"\bnor|\bexcept)\s+(?:(?:in|on|at|inside|within|into|to)\s+)?(?:the\s+|a\s+|an\s+)?$")
 _DOES_NOT_KNOW_WHERE = re.compile(r"\b(?:does not know|do not know|did not know|has no idea|have no idea|no clue|"
                                   r"unaware of|can not know|could not know|would not know|is unsure|is not sure|"
                                   r"not know)\b.*\b(?:where|location|whereabouts)\b|\bno (?:idea|belief|clue)\b|"
-                                  r"\bhas not seen it\b|\bnever saw it\b|\bunknown\b")
+                                  r"\bhas not seen it\b(?!\s+\w)|\bnever saw it\b(?!\s+\w)|\bunknown\b")
 _NOWHERE = re.compile(r"\bnowhere\b|\bnot anywhere\b|\bgone\b|\bno longer (?:exists|there)\b")
+# "The answer is the jar", "Final answer: jar": what follows is the answer, whatever came before
+_ANSWER_IS = re.compile(r"\banswer\s*(?:(?:is|would be|will be)\s*[:\-=]?|[:\-=])\s*")
+# the frame of a clause: whose belief it states (a verb of believing, looking, knowing), or reality
+_BELIEF_FRAME = set("""think thinks thought thinking believe believes believed belief beliefs assume assumes assumed
+expect expects expected suppose supposes supposed imagine imagines imagined look looks looking search searches
+searching check checks checking mind impression convinced mistakenly know knows knew remember remembers remembered
+recall recalls saw see sees seen according say says said""".split())
+_REALITY_FRAME = set("really actually actual reality fact truth truly truthfully currently real true now".split())
+_EVENT_FRAME = set("""moved move moves put puts placed transferred took take takes carried hid hidden dropped stored
+relocated went removed shifted""".split())
+# negators of a place mention: each before it in its clause flips it ("does not think it is in the box"
+# negates the box; "never saw it leave the jar" does not negate the jar)
+_PLACE_NEGATORS = set("not never no nobody none neither nor without rather instead except unaware".split())
+_DEPARTURE = re.compile(r"(?:\bfrom|\bleft|\bleave|\bleaves|\bleaving|\bout of|\bother than)\s+(?:the\s+|a\s+|an\s+)?$")
+_PLACE_HEDGES = _HEDGES | {"either", "unsure", "uncertain"}
+_SEGMENT = re.compile(r"\s*(?:[,;:\u2014\u2013]|\s-\s|\band\s+(?=(?:he|she|they|it|so|then|still|therefore|thinks|"
+                      r"believes|would|will)\b))\s*")
+_EXCEPT = re.compile(r"\b(anywhere|anything|everywhere|everything|all|nowhere|nothing) but\b")
 
 
 def _spoken(name: str) -> str:
     return " ".join(_words(normalize(name.replace("_", " ").replace("-", " "))))
 
 
-def _mentions(sentence: str, names: dict) -> list[tuple[int, str]]:
-    """(position, candidate) of every non-negated mention, longest names first, no overlaps."""
+def _mentions(text: str, names: dict) -> list[tuple[int, str, bool]]:
+    """(position, candidate, negated) of every mention in one clause, longest names first, no overlaps. A
+    mention is negated by an odd number of negators before it in the clause, a departure ("from the box",
+    "out of the box") counting as one."""
     taken: list[tuple[int, int]] = []
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, str, bool]] = []
     for spoken in sorted(names, key=len, reverse=True):
-        for m in re.finditer(rf"\b{re.escape(spoken)}\b", sentence):
+        for m in re.finditer(rf"\b{re.escape(spoken)}\b", text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
             taken.append((m.start(), m.end()))
-            if not _PLACE_NEGATED.search(sentence[max(0, m.start() - 30):m.start()]):
-                out.append((m.start(), names[spoken]))
+            before = _words(text[:m.start()])
+            while before and before[0] in _YES_PARTICLES | _NO_PARTICLES:
+                before = before[1:]  # "No it's in the jar": the answer particle negates nothing here
+            negs = sum(1 for j, w in enumerate(before) if w in _PLACE_NEGATORS
+                       and not (w == "nor" and "neither" in before[:j]))
+            negs += bool(_DEPARTURE.search(text[max(0, m.start() - 30):m.start()]))
+            out.append((m.start(), names[spoken], negs % 2 == 1))
     return sorted(out)
 
 
-def read_place(text, candidates: Iterable[str], *, about_self: bool = False) -> Optional[str]:
+@dataclass
+class _Clause:
+    sentence: int
+    frame: str                # belief | reality | event | neutral
+    holders: tuple            # the question's chain names the clause mentions, in order
+    places: list              # candidates named and not negated, in order
+    hedged: bool
+
+
+def _frame(words: set, inherited: Optional[str]) -> str:
+    if words & _BELIEF_FRAME:
+        return "belief"
+    if words & _REALITY_FRAME:
+        return "reality"
+    if words & _EVENT_FRAME:
+        return "event"
+    return inherited or "neutral"
+
+
+def _holders(text: str, chain: tuple) -> tuple:
+    found = sorted((m.start(), name) for name in set(chain) for m in re.finditer(rf"\b{re.escape(name)}\b", text))
+    out: list = []
+    for _, name in found:
+        if not out or out[-1] != name:
+            out.append(name)
+    return tuple(out)
+
+
+def _place_clauses(i: int, main: list[str], names: dict, chain: tuple) -> list[_Clause]:
+    """The clauses of one sentence's main parts (reasons and concessions left out): each part split at
+    commas, dashes, colons and "and he ..."; a clause without a frame word takes its part's frame so far."""
+    out = []
+    for part in main:
+        holders = _holders(part, chain)
+        words = _words(part)
+        hedged = (bool(set(words) & _PLACE_HEDGES) or bool(_ABSTAIN.search(part)) or _has_hedge(words)
+                  or (words[:1] == ["or"]))
+        frame = None
+        for seg in _SEGMENT.split(part):
+            frame = _frame(set(_words(seg)), frame)
+            mentions = _mentions(seg, names)
+            places = [c for _, c, negated in mentions if not negated]
+            if len(places) > 1 and any(re.search(r"\bor\b", seg[a:b]) for (a, _, n1), (b, _, n2)
+                                      in zip(mentions, mentions[1:]) if not n1 and not n2):
+                hedged = True  # "the jar or the lunchbox"
+            out.append(_Clause(i, frame, holders, places, hedged))
+    return out
+
+
+def _prefer(clauses: list[_Clause], chain: Optional[tuple[str, ...]]) -> list[_Clause]:
+    """Keep the clauses that answer the question: for a belief (a non-empty chain), not the ones stating
+    reality or narrating a move when others name a place, and only the ones whose holders are exactly the
+    chain when some are; for reality (an empty chain), not the ones stating a belief when others name a place."""
+    named = [c for c in clauses if c.places]
+    if chain is None or not named:
+        return clauses
+    if not chain:
+        if any(c.frame != "belief" for c in named):
+            return [c for c in clauses if c.frame != "belief"]
+        return clauses
+    if any(c.frame in ("belief", "neutral") for c in named):
+        clauses = [c for c in clauses if c.frame not in ("reality", "event")]
+    if any(c.frame == "belief" and c.places and c.holders == tuple(chain) for c in clauses):
+        clauses = [c for c in clauses if c.frame != "belief" or not c.places or c.holders == tuple(chain)]
+    # within a sentence, a clause stating the belief wins over a bare statement of where it is
+    believed = {c.sentence for c in clauses if c.frame == "belief" and c.places}
+    return [c for c in clauses if not (c.sentence in believed and c.frame == "neutral" and c.places)]
+
+
+def _drop_asides(text: str) -> str:
+    """'The jar (where he last saw it), not the box': parenthesised asides are explanations, not answers."""
+    stripped = re.sub(r"\([^()]*\)", " ", text)
+    return stripped if _words(stripped.lower()) else text
+
+
+def read_place(text: object, candidates: Iterable[str], *, about_self: bool = False,
+               chain: Optional[Sequence[str]] = None) -> Optional[str]:
     """The candidate place a free-text answer names, 'unknown' ("Bravo doesn't know where it is"),
-    'nowhere', or None (unreadable: no candidate, several conflicting ones, or an abstention)."""
+    'nowhere', or None (unreadable: no candidate, several conflicting ones, a hedge or an abstention).
+
+    ``chain`` is the question's chain when known: a belief (``("Ben",)``: "where does Ben think it is?")
+    reads "It's really in the box, but Ben believes it's in the jar" as the jar, reality (``()``) as the box.
+    Places are read clause by clause: negated ones are skipped ("Ben doesn't think it's in the box; he thinks
+    it's in the jar"); a hedged answer ("Maybe the jar", "the jar or the box") is unreadable, never a guess;
+    "the answer is ..." wins over everything said before or after it."""
     if text is None:
         return None
-    t = normalize(text)
+    t = _EXCEPT.sub(r"\1 except", normalize(_drop_asides(str(text))))
     names = {_spoken(c): c for c in candidates if c and _spoken(c)}
-    found: list[tuple[int, str | None, bool]] = []
+    chain_names = None if chain is None else tuple(_spoken(a) for a in chain)
+    clauses: list[_Clause] = []
+    marked: list = []
+    other: list[tuple[int, Optional[str], bool]] = []  # sentences without a place: ignorance, abstention
+    conclusive_at: set = set()
     for i, s in enumerate(sentences(t)):
-        s = _LABEL.sub("", s)
+        answer_is = _ANSWER_IS.search(s)
+        if answer_is:
+            picks = [c for _, c, negated in _mentions(s[answer_is.end():], names) if not negated]
+            if picks:
+                marked.append(picks[0])
+                continue
+        s = _PREAMBLE.sub("", _LABEL.sub("", s))
         conclusive = bool(_CONCLUSION.match(s))
         parts = _parts(_CONCLUSION.sub("", s))
-        conclusive = conclusive or any(c in _CONSEQUENCE for c, _ in parts[1:])
-        main = " ".join(p for c, p in parts if c not in _REASON | _CONCESSIVE | {"as"})
-        picks = {c for _, c in _mentions(main, names)}
+        if conclusive or any(c in _CONSEQUENCE for c, _ in parts[1:]):
+            conclusive_at.add(i)
+        main = [p for c, p in parts if c not in _REASON | _CONCESSIVE | {"as"}]
+        found = _place_clauses(i, main, names, chain_names or ())
+        if any(c.places for c in found) or any(c.hedged for c in found):
+            clauses.extend(found)
+            continue
+        text_main = " ".join(main)
         ignorance = _SELF_IGNORANCE.match(s)
-        if len(picks) == 1:
-            found.append((i, picks.pop(), conclusive))
-        elif len(picks) > 1:
-            first = _mentions(main, names)[0][1]
-            found.append((i, first, conclusive))
-        elif ignorance and _WHETHER.match(ignorance.group("rest") or ""):
-            found.append((i, UNKNOWN if about_self else None, conclusive))
-        elif ignorance or _DOES_NOT_KNOW_WHERE.search(main):
-            found.append((i, UNKNOWN if (about_self or not ignorance) else None, conclusive))
-        elif _NOWHERE.search(main):
-            found.append((i, NOWHERE, conclusive))
-        elif _ABSTAIN.search(main):
-            found.append((i, None, conclusive))
-    if not found:
+        if ignorance and _WHETHER.match(ignorance.group("rest") or ""):
+            other.append((i, UNKNOWN if about_self else None, conclusive))
+        elif ignorance or _DOES_NOT_KNOW_WHERE.search(text_main):
+            other.append((i, UNKNOWN if (about_self or not ignorance) else None, conclusive))
+        elif _NOWHERE.search(text_main):
+            other.append((i, NOWHERE, conclusive))
+        elif _ABSTAIN.search(text_main):
+            other.append((i, None, conclusive))
+    if marked:
+        return marked[-1]
+    kept = _prefer(clauses, chain_names)
+    readings = list(other)
+    for i in sorted({c.sentence for c in kept}):
+        mine = [c for c in kept if c.sentence == i]
+        if any(c.hedged for c in mine):
+            readings.append((i, None, i in conclusive_at))
+            continue
+        places = [p for c in mine for p in c.places]
+        if places:
+            readings.append((i, places[0], i in conclusive_at))
+    if not readings:
         return None
-    later = [v for i, v, c in found if i > 0 and c and v is not None]
+    readings.sort(key=lambda f: f[0])
+    later = [v for i, v, c in readings if i > 0 and c and v is not None]
     if later:
         return later[-1]
-    if found[0][0] == 0:
-        return found[0][1]
-    return found[-1][1]
+    if readings[0][0] == 0:
+        return readings[0][1]
+    return readings[-1][1]
 
 
 __all__ = ["read_yes_no", "read_verdict", "read_place", "normalize", "sentences", "YES", "NO", "HEDGE",

@@ -62,7 +62,8 @@ def read_answer(q: Question, text: object, candidates: Collection[str] = ()) -> 
     if q.yes_no:
         yes = read_yes_no(text, about_self=q.about_self)
         return UNREADABLE if yes is None else (YES if yes else NO)
-    place = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,))
+    place = read_place(text, candidates, about_self=q.agent is not None and q.chain[:1] == (q.agent,),
+                       chain=q.chain if q.kind == "value" else None)
     if q.kind == GIVEN and place not in candidates:
         return UNREADABLE
     return place if place is not None else UNREADABLE

@@ -105,3 +105,26 @@ def test_llm_agent_turn_is_a_valid_action(llm):
     assert message is None or isinstance(message, str)
     assert e.infos["alpha"]["action_mask"][action] == 1
     assert agent.stats["llm_calls"] <= 2
+
+
+@pytest.mark.parametrize("mode", ["direct", "tracker"])
+def test_eval_runs_end_to_end_on_20_stories(local_server, tmp_path, mode):
+    """`belief eval` with a real small model on 20 generated stories: every question is asked and graded
+    or reported (unreadable, failed, untranslated), never a crash; the summary counts add up."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from belief.app.cli import app
+
+    runner = CliRunner()
+    stories = tmp_path / "stories"
+    made = runner.invoke(app, ["stories", "--n", "20", "--seed", "0", "--out", str(stories)])
+    assert made.exit_code == 0, made.output
+    out = tmp_path / mode
+    r = runner.invoke(app, ["eval", str(stories), "--base-url", local_server, "--model", "smollm2", "--mode", mode,
+                            "--out", str(out), "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads((out / "summary.json").read_text())
+    asked = sum(1 for line in (out / "results.jsonl").read_text().splitlines() if line.strip())
+    assert asked == summary["questions"] > 0, summary
