@@ -24,6 +24,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/mypy grammar
 	$(BIN)/python -m pytest -q -n 2
 
 # random seeds, ten times the examples, failures kept under .hypothesis/ and replayed first (tests/conftest.py)

@@ -28,7 +28,7 @@ import itertools
 import random
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from typing import Iterable
+from typing import Any, Iterable, TypeGuard
 
 from belief.grading.questions import NO, YES, Question, gold_answer
 from belief.stories.generator import Story, StoryConfig, generate_story
@@ -72,7 +72,7 @@ class Candidate:
     stratum: tuple
 
 
-def _place(v) -> bool:
+def _place(v: object) -> TypeGuard[str]:
     return isinstance(v, str) and not is_marker(v)
 
 
@@ -132,7 +132,7 @@ def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
 
 def _stripped(events: list, field: str | None) -> list:
     if field is None:  # each message becomes a no-op of everyone it names (they stay named in the trace)
-        out = []
+        out: list[dict[str, Any]] = []
         for e in events:
             if e["kind"] in ("tell", "announce"):
                 names = [e["sender"], *e.get("recipients", ()), *e.get("overheard_by", ())]
@@ -148,14 +148,14 @@ def label(story: Story, picked: list[Candidate], truth: GroundTruth) -> list[Can
     if not picked:
         return []
     alternatives = []
-    for name, field in _COUNTERFACTUALS:
+    for phenomenon, field in _COUNTERFACTUALS:
         events = _stripped(story.events, field)
         if events != story.events:
-            alternatives.append((name, check(Trace(events))))
+            alternatives.append((phenomenon, check(Trace(events))))
     out = []
     for c in picked:
         q = c.question
-        name = None
+        name: str | None = None
         for phenomenon, other in alternatives:
             if _gold_or_none(other, q) != c.gold:
                 name = phenomenon
@@ -229,6 +229,8 @@ def _trim(chosen: dict, template: str) -> None:
     template no more questions the public record answers right than ones it answers wrong. The larger
     side gives back its latest picks."""
     picked = [c for sid in chosen for c in chosen[sid] if c.question.template == template]
+    sides: dict[Any, list[Candidate]]
+    keep: dict[Any, int]
     if template == KNOWS:
         sides = {v: [c for c in picked if c.gold == v] for v in (YES, NO)}
         keep = {v: min(len(x) for x in sides.values()) for v in sides}
@@ -245,7 +247,7 @@ def _trim(chosen: dict, template: str) -> None:
 def story_questions(story: Story, picked: list[Candidate], truth: GroundTruth) -> list[Candidate]:
     """The story's picked questions, labelled and numbered in a fixed order (by template, chain, object)."""
     order = {t: i for i, t in enumerate(list(ORDER_TEMPLATES.values()) + [KNOWS])}
-    picked = sorted(picked, key=lambda c: (order[c.question.template], c.question.chain, c.question.fluent))
+    picked = sorted(picked, key=lambda c: (order[str(c.question.template)], c.question.chain, c.question.fluent))
     labelled = label(story, picked, truth)
     return [replace(c, question=replace(c.question, id=f"q{k + 1}")) for k, c in enumerate(labelled)]
 

@@ -195,7 +195,7 @@ class FakeOpenAI:
                 reject = reply.get("reject_response_format")
                 rf = request.get("response_format")
                 if reject and isinstance(rf, dict) and (reject is True or rf.get("type") in reject):
-                    body = {"error": {"message": f"response_format type {rf.get('type')!r} is not supported",
+                    body: dict[str, Any] = {"error": {"message": f"response_format type {rf.get('type')!r} is not supported",
                                       "type": "invalid_request_error", "param": "response_format"}}
                     self._send(int(reply.get("reject_status", 400)), json.dumps(body).encode())
                     return

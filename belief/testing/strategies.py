@@ -45,8 +45,10 @@ def atoms(entities: list[str] | None = None, predicates: dict[str, int] | None =
     """Atoms over given entities and predicates ({name: arity}); infix relations are included by default."""
     term = terms(allow_variables, entities)
     if predicates:
-        return st.sampled_from(sorted(predicates.items())).flatmap(
-            lambda kv: st.tuples(*[term] * kv[1]).map(lambda args, p=kv[0]: Atom(p, args)))
+        def atoms_of(kv: tuple[str, int]) -> st.SearchStrategy[Atom]:
+            return st.tuples(*[term] * kv[1]).map(lambda args: Atom(kv[0], args))
+
+        return st.sampled_from(sorted(predicates.items())).flatmap(atoms_of)
     infix = st.builds(lambda p, a, b: Atom(p, (a, b)), st.sampled_from(sorted(INFIX_PREDICATES)), term, term)
     call = st.builds(lambda p, args: Atom(p, tuple(args)), names(), st.lists(term, max_size=3))
     return st.one_of(infix, call)

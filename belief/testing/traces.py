@@ -120,7 +120,8 @@ def _interpret(n_agents: int, n_rooms: int, steps: list, truthful: bool) -> Trac
             loc[a] = None
         elif op == 2:
             o = OBJECTS[y % len(OBJECTS)]
-            box = BOXES[loc[a]][z % 2]
+            assert here is not None  # the first branch took every step of an agent in no room
+            box = BOXES[here][z % 2]
             obj_loc[o] = box
             tr.append(Move(agent=a, object=o, to=box, chapter=chapter))
         elif op == 3:
