@@ -138,7 +138,6 @@ def run_bomb(
     from belief.app.runners.bomb import BombConfig
     from belief.app.runs.progress import progress_bar
     from belief.app.runs.executor import ray_session
-    from belief.app.runs.manifest import RunManifest
 
     team = _team(agents)
     if address is not None and executor != "ray":
@@ -156,10 +155,9 @@ def run_bomb(
         if executor == "ray":  # started (or joined) before anything is written
             session.enter_context(ray_session(workers, address))
         if resume is not None:
-            options = RunManifest.read(resume).options
-            _check_resume_options(ctx, options, {"agents": team, "episodes": episodes, "seed": seed,
-                                                 "random_maps": random_maps, "max_rounds": max_rounds})
-            manifest = open_bomb_run(resume, resume=True)
+            manifest = open_bomb_run(resume, resume=True)  # the manifest checked against its options and hashes
+            _check_resume_options(ctx, manifest.options, {"agents": team, "episodes": episodes, "seed": seed,
+                                                          "random_maps": random_maps, "max_rounds": max_rounds})
         else:
             config = BombConfig(agents=tuple(team), random_maps=random_maps, max_rounds=max_rounds)
             manifest = open_bomb_run(out_dir, config, seed, episodes, force=force)
