@@ -167,7 +167,9 @@ def deprecated_aliases(**aliases: str):
                 kwargs[target] = value
             return kwargs
 
-        return _with_params(fn, extra, gather)
+        command = _with_params(fn, extra, gather)
+        command.old_names = {**getattr(fn, "old_names", {}), **{flag: target for target, flag in aliases.items()}}
+        return command
 
     return decorate
 
