@@ -13,7 +13,7 @@ from belief.app.cli.app import bench_app
 def bench_cli_cmd(
     runs: int = typer.Option(7, "--runs", min=1, help="runs of each command (after one warm-up run each)"),
     progress: bool = run_options.PROGRESS,
-    report: dict = None,
+    output: dict = None,
 ):
     """CPU seconds of `belief --help` against `python -c "import pydantic, lark"` (a table, or one JSON line with
     --json).
@@ -23,7 +23,7 @@ def bench_cli_cmd(
     from belief.app.bench.cli import bench_cli
     from belief.app.runs.progress import progress_bar
 
-    files = run_options.figures_files(report)
+    files = run_options.figures_files(output)
     with progress_bar("belief --help vs import pydantic, lark", total=runs + 1, enabled=progress) as bar:
         figures = bench_cli(runs, progress=bar.advance)
-    run_options.emit_figures(figures, report, files, f"bench cli: {runs} run(s) of each command")
+    run_options.emit_figures(figures, output, files, f"bench cli: {runs} run(s) of each command")

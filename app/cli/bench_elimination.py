@@ -18,14 +18,14 @@ def bench_elimination_cmd(
     depth: int = typer.Option(2, "--depth", min=1, help="longest perspective chain queried"),
     max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
     progress: bool = run_options.PROGRESS,
-    report: dict = None,
+    output: dict = None,
 ):
     """CPU seconds per random-agent bomb episode and CPU ms per knows_chain / possible query (a table, or one JSON
     line with --json)."""
     from belief.app.bench.elimination import run
     from belief.app.runs.progress import progress_bar
 
-    files = run_options.figures_files(report)
+    files = run_options.figures_files(output)
     with progress_bar("bomb episodes", total=episodes, enabled=progress) as bar:
         res = run(episodes, seed, queries, depth, max_rounds, progress=bar.advance)
-    run_options.emit_figures(res, report, files, f"bench elimination: {episodes} random-agent bomb episode(s)")
+    run_options.emit_figures(res, output, files, f"bench elimination: {episodes} random-agent bomb episode(s)")

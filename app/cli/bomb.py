@@ -192,6 +192,7 @@ def run_bomb(
 
 @bench_app.command("bomb")
 @run_options.pool_options
+@run_options.output_options()
 def bench_bomb(
     agents: str = run_options.agents("belief,planner,random,mixed", "belief.app.bench.bomb:TEAMS", "comma-separated "
                                      "teams, each once: belief, planner, random (three of a kind), mixed (alpha "
@@ -200,9 +201,7 @@ def bench_bomb(
     seed: int = run_options.SEED,
     random_maps: bool = RANDOM_MAPS,
     max_rounds: int = MAX_ROUNDS,
-    out_dir: Optional[Path] = run_options.out(),
-    force: bool = run_options.FORCE,
-    as_json: bool = run_options.JSON,
+    output: dict = None,
     pool: dict = None,
 ):
     """bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid actions, ToM
@@ -213,7 +212,7 @@ def bench_bomb(
     from belief.app.cli.episode_report import play_all, show_comparison
 
     teams = run_options.split_kinds(agents)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
     seeds = list(range(seed, seed + episodes))
     try:
         runs = {team: play_all(partial(bench_episode, team, random_maps, max_rounds), seeds, f"bomb {team}", **pool)
@@ -222,6 +221,6 @@ def bench_bomb(
         _fail(str(e))
     summary = summarise(runs, seed, random_maps, max_rounds)
     rows = [{k: v for k, v in r.items() if k != "tom_rows"} for rs in runs.values() for r in rs]
-    show_comparison(summary, rows, files, as_json, f"bomb_v0: {episodes} episode(s) per team from seed {seed}; means, "
+    show_comparison(summary, rows, files, output["as_json"], f"bomb_v0: {episodes} episode(s) per team from seed {seed}; means, "
                     "95% intervals, (n) episodes measured", "ToM questions, {kind} team (gold: the checker; "
                     "a type a trivial answerer gets > 80% is not ToM):")

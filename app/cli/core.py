@@ -144,13 +144,13 @@ def bench_parse_cmd(
     seed: int = run_options.SEED,
     repeat: int = typer.Option(3, min=1, help="Runs per form; the best is reported (as timeit does)."),
     progress: bool = run_options.PROGRESS,
-    report: dict = None,
+    output: dict = None,
 ):
     """Parse N generated facts of depth 1-4 in both forms: facts per second (a table, or one JSON line with --json)."""
     from belief.app.bench.parse import bench_parse, steps
     from belief.app.runs.progress import progress_bar
 
-    files = run_options.figures_files(report)
+    files = run_options.figures_files(output)
     with progress_bar("parsing generated facts", total=steps(repeat), enabled=progress) as bar:
         figures = bench_parse(facts, seed, repeat, progress=bar.advance)
-    run_options.emit_figures(figures, report, files, f"bench parse: {facts} generated facts")
+    run_options.emit_figures(figures, output, files, f"bench parse: {facts} generated facts")

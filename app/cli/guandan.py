@@ -5,8 +5,6 @@ and ``belief bench guandan-moves`` (the legal-move timing goal): :mod:`belief.ap
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -19,6 +17,8 @@ _KINDS = "belief.app.runners.guandan:AGENT_KINDS"
 DEALS = typer.Option(1, "--deals", min=1, help="deals per game (tribute between them)")
 PASS_RULE = typer.Option("free", "--pass-rule", help="free (the rules) | must_beat (a player passes only when "
                          "nothing beats the table; passes then rule cards out)")
+#: how a game is played, one group for both commands: they take it as ``game`` (``deals``, ``pass_rule``)
+game_options = run_options.option_group("game", {"deals": (int, DEALS), "pass_rule": (str, PASS_RULE)})
 
 
 def _check_pass_rule(pass_rule: str) -> None:
@@ -47,17 +47,16 @@ def _tom_lines(tom: dict) -> list[str]:
 
 @run_app.command("guandan")
 @run_options.pool_options
+@run_options.output_options()
+@game_options
 def run_guandan(
     agents: str = run_options.agents("tom", _KINDS, "team A's kind (seats 0/2, then 1/3): tom | rule | random"),
     vs: str = run_options.agents("rule", _KINDS, "team B's kind: tom | rule | random", flag="--vs"),
     episodes: int = run_options.episodes(10, "games (seeds S..S+N-1; team A in seats 0/2 for the first half, 1/3 "
                                              "for the second)"),
     seed: int = run_options.SEED,
-    deals: int = DEALS,
-    pass_rule: str = PASS_RULE,
-    out_dir: Optional[Path] = run_options.out(),
-    force: bool = run_options.FORCE,
-    as_json: bool = run_options.JSON,
+    game: dict = None,
+    output: dict = None,
     pool: dict = None,
 ):
     """Play Guandan games of one matchup (team A against team B) and print each one's figures, then the win rate.
@@ -68,9 +67,9 @@ def run_guandan(
     from belief.app.runners.guandan import matchup_figures, matchup_tasks, play_game, tom_figures
     from belief.app.runs.executor import Star
 
-    _check_pass_rule(pass_rule)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
-    tasks = matchup_tasks(agents, vs, episodes, seed, deals=deals, pass_rule=pass_rule)
+    _check_pass_rule(game["pass_rule"])
+    files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
+    tasks = matchup_tasks(agents, vs, episodes, seed, **game)
     try:
         rows = play_all(Star(play_game), tasks, f"guandan {agents} vs {vs}", **pool)
     except BeliefError as e:
@@ -82,28 +81,27 @@ def run_guandan(
         tom = f", ToM {right}/{len(asked)}" if asked else ""
         print(f"seed {r['seed']} (team A in seats {'1/3' if r['swap'] else '0/2'}): "
               f"{'won' if r['win'] else 'lost'}, level gain {r['level_gain']:+d}, {r['turns']} turns{tom}")
-    summary = {"world": "guandan_v0", **matchup_figures(agents, vs, rows), "seed": seed, "deals": deals,
-               "pass_rule": pass_rule, "tom": tom_figures(rows), "games_played": games}
+    summary = {"world": "guandan_v0", **matchup_figures(agents, vs, rows), "seed": seed, **game,
+               "tom": tom_figures(rows), "games_played": games}
     print(_win_line(f"{agents}_vs_{vs}", summary))
     for line in _tom_lines(summary["tom"]):
         print(line)
     run_options.write_aggregate(files, games, summary)
-    if as_json:
+    if output["as_json"]:
         print(json.dumps(summary))
 
 
 @bench_app.command("guandan")
 @run_options.pool_options
+@run_options.output_options()
+@game_options
 @run_options.deprecated_aliases(episodes="--games")
 def bench_guandan_cmd(
     episodes: int = run_options.episodes(40, "games per matchup (seeds S..S+N-1; the investigated team in seats "
                                              "0/2 for the first half, 1/3 for the second)"),
     seed: int = run_options.SEED,
-    deals: int = DEALS,
-    pass_rule: str = PASS_RULE,
-    out_dir: Optional[Path] = run_options.out(),
-    force: bool = run_options.FORCE,
-    as_json: bool = run_options.JSON,
+    game: dict = None,
+    output: dict = None,
     pool: dict = None,
 ):
     """ToM planner vs rule, ToM vs random, rule vs random: win rates with CIs, level gains, ToM accuracy by order.
@@ -113,17 +111,17 @@ def bench_guandan_cmd(
     from belief.app.bench.guandan import bench_guandan
     from belief.app.runs.progress import progress_bar
 
-    _check_pass_rule(pass_rule)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    _check_pass_rule(game["pass_rule"])
+    files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
     rows: list = []
     try:
         with progress_bar("guandan games", total=4 * episodes, enabled=pool["progress"]) as bar:
-            result = bench_guandan(episodes, seed, deals, pass_rule, progress=bar.advance, executor=pool["executor"],
+            result = bench_guandan(episodes, seed, game["deals"], game["pass_rule"], progress=bar.advance, executor=pool["executor"],
                                    workers=pool["workers"], address=pool["address"], rows_out=rows)
     except BeliefError as e:
         fail(str(e), 1)
     run_options.write_aggregate(files, rows, result)
-    if as_json:
+    if output["as_json"]:
         print(json.dumps(result))
         return
     for name, m in result["matchups"].items():
@@ -138,12 +136,12 @@ def bench_guandan_moves_cmd(
     hands: int = typer.Option(500, "--hands", min=1, help="random 27-card hands to time"),
     seed: int = run_options.SEED,
     repeat: int = typer.Option(3, "--repeat", min=1, help="calls per hand (the best counts)"),
-    report: dict = None,
+    output: dict = None,
 ):
     """Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); a table, or one JSON line with
     --json."""
     from belief.app.bench.guandan import bench_moves
 
-    files = run_options.figures_files(report)
-    run_options.emit_figures(bench_moves(hands, seed, repeat), report, files,
+    files = run_options.figures_files(output)
+    run_options.emit_figures(bench_moves(hands, seed, repeat), output, files,
                              f"bench guandan-moves: {hands} random 27-card hands")

@@ -165,12 +165,12 @@ def bench_llm_cache_cmd(
                                    help="Entries in the cache before timing (repeat the option for several)."),
     writes: int = typer.Option(200, "--writes", min=1, max=100_000, help="Timed writes (and reads) per size."),
     repeat: int = typer.Option(3, "--repeat", min=1, max=20, help="Runs per size; the best is reported."),
-    report: dict = None,
+    output: dict = None,
 ):
     """Time the LLM response cache (a SQLite file): writes and reads per second (a table, or one JSON line with
     --json)."""
     from belief.app.bench.llm_cache import bench_llm_cache
 
-    files = run_options.figures_files(report)
-    run_options.emit_figures(bench_llm_cache(size, writes, repeat), report, files,
+    files = run_options.figures_files(output)
+    run_options.emit_figures(bench_llm_cache(size, writes, repeat), output, files,
                              f"bench llm-cache: {writes} writes and reads per size")

@@ -265,16 +265,16 @@ def write_aggregate(paths: dict, rows, summary: dict) -> None:
         fail(f"cannot write into --out {paths['summary.json'].parent}: {e}", 1)
 
 
-def figures_files(report: dict) -> dict:
-    """The --out files of an engine bench (``report``: its :data:`FIGURES` options), checked before any work."""
-    return out_paths(report["out_dir"], SUMMARY_FILES, report["force"])
+def figures_files(output: dict) -> dict:
+    """The --out files of an engine bench (``output``: its :func:`output_options`), checked before any work."""
+    return out_paths(output["out_dir"], SUMMARY_FILES, output["force"])
 
 
-def emit_figures(figures: dict, report: dict, files: dict, title: str) -> None:
+def emit_figures(figures: dict, output: dict, files: dict, title: str) -> None:
     """An engine bench's figures: ``summary.json`` into --out (when given), then one JSON line with --json,
     else a readable table (:func:`belief.app.results.tables.figures_table`)."""
     write_aggregate(files, (), figures)
-    if report["as_json"]:
+    if output["as_json"]:
         print(json.dumps(figures), flush=True)
         return
     from rich.console import Console
@@ -291,7 +291,14 @@ POOL = {"executor": (Executor, EXECUTOR), "workers": (int, WORKERS), "address": 
 pool_options = option_group("pool", POOL)
 
 
-#: what an engine bench reports, as one option group: ``@figures_options`` hands a command ``report``
-#: (``as_json``, ``out_dir``, ``force``) for :func:`figures_files` and :func:`emit_figures`
-FIGURES = {"as_json": (bool, JSON), "out_dir": (Optional[Path], out(OUT_SUMMARY_HELP)), "force": (bool, FORCE)}
-figures_options = option_group("report", FIGURES)
+def output_options(out_help: Optional[str] = None):
+    """A decorator adding ``--json``, ``--out DIR`` and ``--force`` as one option group: the command takes them
+    as ``output`` (``as_json``, ``out_dir``, ``force``); `out_help` says what --out DIR receives."""
+    return option_group("output", {"as_json": (bool, JSON),
+                                   "out_dir": (Optional[Path], out(out_help) if out_help else out()),
+                                   "force": (bool, FORCE)})
+
+
+#: what an engine bench reports: ``@figures_options`` hands a command ``output`` for :func:`figures_files` and
+#: :func:`emit_figures`
+figures_options = output_options(OUT_SUMMARY_HELP)

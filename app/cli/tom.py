@@ -165,7 +165,7 @@ def bench_checker_cmd(
     seed: int = run_options.SEED,
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
     progress: bool = run_options.PROGRESS,
-    report: dict = None,
+    output: dict = None,
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
     from belief.app.bench import checker as bench_checker
@@ -177,7 +177,7 @@ def bench_checker_cmd(
         _fail(str(e))
     from belief.app.runs.progress import progress_bar
 
-    files = run_options.figures_files(report)
+    files = run_options.figures_files(output)
     with progress_bar("trace", total=events, enabled=progress) as bar:
         stage = ["trace"]
 
@@ -189,7 +189,7 @@ def bench_checker_cmd(
 
         res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy,
                                 progress=cb if bar.enabled else None)
-    run_options.emit_figures(res, report, files, f"bench checker: {events} events, {queries} queries")
+    run_options.emit_figures(res, output, files, f"bench checker: {events} events, {queries} queries")
 
 
 @bench_app.command("online")
@@ -204,7 +204,7 @@ def bench_online_cmd(
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
     load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
-    report: dict = None,
+    output: dict = None,
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
     from belief.app.bench import online as bench_online
@@ -214,9 +214,9 @@ def bench_online_cmd(
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
-    files = run_options.figures_files(report)
+    files = run_options.figures_files(output)
     res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
-    run_options.emit_figures(res, report, files, f"bench online: {events} events appended to a Tracker")
+    run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")
 
 
 @app.command("explain")
