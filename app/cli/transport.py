@@ -2,8 +2,9 @@
 
 ``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--episodes N``
 generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
-table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
-stdout line (the benchmark shape of docs/benchmarks.md); ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
+table (means with 95% intervals, paired differences against cobel) or, with ``--json``, only one JSON object
+(the benchmark shape of docs/benchmarks.md); ``--out DIR`` writes ``episodes.jsonl`` (without wall-clock
+times: identical runs give identical files), ``timings.jsonl`` and ``summary.json``; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
 (:mod:`belief.agents.transport.llm`): ``--llm-parts update,predict,message``, endpoint options as for the
 other LLM commands; LLM usage and fallbacks are reported (table, and ``extra.llm`` in the JSON line).
 """
