@@ -7,6 +7,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from belief.errors import BeliefError
+
 
 def _chain_label(chain) -> str:
     return "reality" if not chain else " → ".join(map(str, chain))
@@ -20,7 +22,11 @@ def run_demo(scenario: str, console: Console) -> None:
     if scenario in examples.scenario_names() and not Path(scenario).exists():
         sc = examples.scenario(scenario)
     else:
-        sc = load_scenario(Path(scenario).read_text(encoding="utf-8"), source=scenario)
+        text = Path(scenario).read_text(encoding="utf-8")
+        if not text.strip():
+            raise BeliefError(f"{scenario}: the scenario file is empty; expected a scenario (s-expression problem "
+                              "or readable facts)")
+        sc = load_scenario(text, source=scenario)
     store = sc.store()
     console.print(f"[bold]Scenario[/] {sc.name} (domain {sc.domain_name}); agents: {', '.join(sc.agents)}; "
                   f"{len(store)} facts in {len(store.chains())} perspective chains")

@@ -58,15 +58,21 @@ def bench_moves(hands: int = 500, seed: int = 0, repeat: int = 3) -> dict:
 METRICS = (share("win"), Metric("level_gain", True, "levels"))
 
 
-def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str = "free", progress=None) -> dict:
-    """The three matchups of the study (and each kind against random for the comparison shape)."""
+def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str = "free", progress=None,
+                  executor: str = "serial", workers: int | None = 1, address: str | None = None,
+                  rows_out: list | None = None) -> dict:
+    """The three matchups of the study (and each kind against random for the comparison shape), games on
+    `executor`; `rows_out`, when given, receives every game's row (its ToM rows left out)."""
     from belief.app.runners.guandan import MATCHUPS, matchup, tom_figures
 
     figures, rows = {}, {}
     for a, b in MATCHUPS + (("random", "random"),):
         figures[(a, b)], rows[(a, b)] = matchup(a, b, games, seed, deals=deals, pass_rule=pass_rule,
                                                 ask=(a, b) in (("tom", "rule"), ("tom", "random")),
-                                                progress=progress)
+                                                progress=progress, executor=executor, workers=workers,
+                                                address=address)
+        if rows_out is not None:
+            rows_out += [{k: v for k, v in r.items() if k != "tom_rows"} for r in rows[(a, b)]]
     vs_random = {kind: rows[(kind, "random")] for kind in ("tom", "rule", "random")}
     out = compare("guandan_v0", vs_random, METRICS, "tom", seed=seed,
                   extra={"games": games, "deals": deals, "pass_rule": pass_rule,

@@ -26,7 +26,16 @@ QUESTION_PAIRINGS = ("belief+belief", "no_inference+no_inference")
 
 def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS, horizon: int = HORIZON,
           questions: bool = True, fov: int = 2, question_horizon: int = 100, ask_every: int = 10,
-          progress=None) -> dict:
+          progress=None, executor: str = "serial", workers: int | None = 1, address: str | None = None,
+          rows_out: list | None = None) -> dict:
+    """Every pairing on every layout, seeds ``seed .. seed+episodes-1``, episodes on `executor`
+    (:func:`belief.app.runs.executor.run_tasks`); ``progress(layout, pairing)`` after each pairing's episodes;
+    `rows_out`, when given, receives the per-episode rows (``layout`` and ``pairing`` added)."""
+    from belief.app.runs.executor import Star, run_tasks
+
+    def play(configs):
+        return run_tasks(Star(play_episode), [(c, s) for c in configs for s in seeds], executor, workers, address)
+
     for p in pairings:
         parse_pairing(p)
     seeds = list(range(seed, seed + episodes))
@@ -37,8 +46,10 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
         prepare(layout, {k for p in pairings for k in parse_pairing(p)})
         results = {}
         for p in pairings:
-            rows = [play_episode(OvercookedConfig(layout=layout, pairing=p, horizon=horizon), s) for s in seeds]
+            rows = play([OvercookedConfig(layout=layout, pairing=p, horizon=horizon)])
             results[p] = rows
+            if rows_out is not None:
+                rows_out += [{"layout": layout, "pairing": p, **r} for r in rows]
             overall[p] += [{**r, "episode": f"{layout}:{r['seed']}"} for r in rows]
             if progress:
                 progress(layout, p)
@@ -46,9 +57,8 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
         by_layout[layout] = compare(WORLD, results, METRICS, headline, seed=seed)
         if questions:
             for p in QUESTION_PAIRINGS:
-                for s in seeds:
-                    r = play_episode(OvercookedConfig(layout=layout, pairing=p, horizon=question_horizon, fov=fov,
-                                                      ask_every=ask_every), s)
+                for r in play([OvercookedConfig(layout=layout, pairing=p, horizon=question_horizon, fov=fov,
+                                                ask_every=ask_every)]):
                     tom_rows[p] += r["tom_rows"]
                     mc_rows[p] += r["mc_rows"]
     headline = HEADLINE if HEADLINE in overall else pairings[0]

@@ -105,7 +105,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "into DIR."),
 }
 BENCH_COMMANDS: dict[str, tuple[str, str]] = {
-    "parse": ("core", "Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."),
+    "parse": ("core", "Parse N generated facts of depth 1-4 in both forms: facts per second (a table, or one JSON "
+              "line with --json)."),
     "hanabi": ("hanabi", "Hanabi for 2-5 players: score, lives lost, turns per agent kind, paired differences, ToM "
                "table."),
     "household": ("household", "Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per "
@@ -113,29 +114,31 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
     "checker": ("tom", "Random trace of enters, exits, moves and messages; time to build the truth and to answer "
                 "chain queries."),
     "elimination": ("bench_elimination", "CPU seconds per random-agent bomb episode and CPU ms per knows_chain / "
-                    "possible query, as one JSON line."),
+                    "possible query (a table, or one JSON line with --json)."),
     "online": ("tom", "Append N events to a Tracker with one chain query after each; CPU time per event and query "
                "against one batch check."),
-    "transport": ("transport", "CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean "
-                  "figures."),
-    "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per "
-                  "second."),
-    "capture": ("maze", "CollabCapture, belief vs greedy on the same seeds: one JSON line (capture rate, rounds, ToM "
-                "beside trivial answerers)."),
-    "escape": ("maze", "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "
-               "beside trivial answerers)."),
+    "transport": ("transport", "CoBel vs baselines on transport_v0: a table of mean figures, or one JSON line with "
+                  "--json."),
+    "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): writes and reads per second (a table, or one "
+                  "JSON line with --json)."),
+    "capture": ("maze", "CollabCapture, belief vs greedy on the same seeds: capture rate, rounds, ToM beside trivial "
+                "answerers (a table, or one JSON line with --json)."),
+    "escape": ("maze", "CollabEscape, belief vs greedy on the same seeds: escape rate, rounds, ToM beside trivial "
+               "answerers (a table, or one JSON line with --json)."),
     "coordqa": ("maze", "Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and "
-                "single-agent answerers, one JSON line."),
+                "single-agent answerers; a table, or one JSON line with --json."),
     "blocks": ("bench_blocks", "COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM "
                "with trivial answerers."),
     "overcooked": ("overcooked", "Soups served per layout and chef pairing on overcooked-ai (paired CIs), CPU per "
                    "episode and step, ToM and multiple-choice scores beside trivial answerers."),
-    "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"`, as one JSON "
-            "line."),
+    "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"` (a table, or "
+            "one JSON line with --json)."),
     "guandan": ("guandan", "ToM planner vs rule, ToM vs random, rule vs random: win rates with CIs, level gains, ToM "
                 "accuracy by order."),
-    "guandan-moves": ("guandan", "Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); one "
-                      "JSON line."),
+    "guandan-moves": ("guandan", "Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); a "
+                      "table, or one JSON line with --json."),
+    "bomb": ("bomb", "bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid "
+             "actions, ToM accuracy per level beside trivial answerers, paired differences."),
 }
 RUN_COMMANDS: dict[str, tuple[str, str]] = {
     "bomb": ("bomb", "Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy "
@@ -151,6 +154,8 @@ RUN_COMMANDS: dict[str, tuple[str, str]] = {
                    "one's figures."),
     "hanabi": ("worlds", "2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM "
                "accuracy."),
+    "guandan": ("guandan", "Play Guandan games of one matchup (team A against team B) and print each one's figures, "
+                "then the win rate."),
 }
 
 
@@ -226,7 +231,7 @@ def _root(version_: bool = typer.Option(False, "--version", callback=_print_vers
     """belief: a symbolic belief engine for multi-agent Theory of Mind."""
 
 
-bench_app = typer.Typer(cls=BenchCommands, no_args_is_help=True, rich_markup_mode="markdown", help="Benchmarks: each prints one JSON line of figures.")
+bench_app = typer.Typer(cls=BenchCommands, no_args_is_help=True, rich_markup_mode="markdown", help="Benchmarks: each prints a table of figures, or one JSON line with --json.")
 app.add_typer(bench_app, name="bench")
 run_app = typer.Typer(cls=RunCommands, no_args_is_help=True, rich_markup_mode="markdown", help="Run an environment's episodes with a team of agents.")
 app.add_typer(run_app, name="run")

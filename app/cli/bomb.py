@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belief.app.cli import llm_options, run_options
-from belief.app.cli.app import run_app
+from belief.app.cli.app import bench_app, run_app
 from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -39,9 +39,9 @@ def _team(agents: str) -> list[str]:
     return kinds * 3 if len(kinds) == 1 else kinds
 
 
-def _given(ctx: typer.Context, name: str) -> bool:
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"
+_given = run_options.given
+RANDOM_MAPS = typer.Option(False, "--random-maps", help="seeded random maps instead of the study's map")
+MAX_ROUNDS = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off")
 
 
 def _check_resume_options(ctx: typer.Context, manifest_options: dict, given: dict) -> None:
@@ -120,8 +120,8 @@ def run_bomb(
     resume: Optional[Path] = typer.Option(None, "--resume", help="continue the run in this directory (after a crash "
                                           "or kill): finished episodes are kept, the others played"),
     force: bool = run_options.FORCE,
-    random_maps: bool = typer.Option(False, "--random-maps", help="seeded random maps instead of the study's map"),
-    max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
+    random_maps: bool = RANDOM_MAPS,
+    max_rounds: int = MAX_ROUNDS,
     executor: run_options.Executor = run_options.EXECUTOR,
     workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
@@ -138,7 +138,6 @@ def run_bomb(
     from belief.app.runners.bomb import BombConfig
     from belief.app.runs.progress import progress_bar
     from belief.app.runs.executor import ray_session
-    from belief.app.runs.manifest import RunManifest
 
     team = _team(agents)
     if address is not None and executor != "ray":
@@ -156,10 +155,9 @@ def run_bomb(
         if executor == "ray":  # started (or joined) before anything is written
             session.enter_context(ray_session(workers, address))
         if resume is not None:
-            options = RunManifest.read(resume).options
-            _check_resume_options(ctx, options, {"agents": team, "episodes": episodes, "seed": seed,
-                                                 "random_maps": random_maps, "max_rounds": max_rounds})
-            manifest = open_bomb_run(resume, resume=True)
+            manifest = open_bomb_run(resume, resume=True)  # the manifest checked against its options and hashes
+            _check_resume_options(ctx, manifest.options, {"agents": team, "episodes": episodes, "seed": seed,
+                                                          "random_maps": random_maps, "max_rounds": max_rounds})
         else:
             config = BombConfig(agents=tuple(team), random_maps=random_maps, max_rounds=max_rounds)
             manifest = open_bomb_run(out_dir, config, seed, episodes, force=force)
@@ -190,3 +188,39 @@ def run_bomb(
         out.print(f"LLM usage (from the endpoint's usage field): {json.dumps(figures['llm_usage'])}")
     if as_json:
         print(json.dumps(figures))
+
+
+@bench_app.command("bomb")
+@run_options.pool_options
+@run_options.output_options()
+def bench_bomb(
+    agents: str = run_options.agents("belief,planner,random,mixed", "belief.app.bench.bomb:TEAMS", "comma-separated "
+                                     "teams, each once: belief, planner, random (three of a kind), mixed (alpha "
+                                     "belief, bravo planner, charlie random)", counts=None, distinct=True),
+    episodes: int = run_options.episodes(20, "episodes per team (seeds S..S+N-1)"),
+    seed: int = run_options.SEED,
+    random_maps: bool = RANDOM_MAPS,
+    max_rounds: int = MAX_ROUNDS,
+    output: dict = None,
+    pool: dict = None,
+):
+    """bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid actions, ToM
+    accuracy per level beside trivial answerers, paired differences."""
+    from functools import partial
+
+    from belief.app.bench.bomb import bench_episode, summarise
+    from belief.app.cli.episode_report import play_all, show_comparison
+
+    teams = run_options.split_kinds(agents)
+    files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
+    seeds = list(range(seed, seed + episodes))
+    try:
+        runs = {team: play_all(partial(bench_episode, team, random_maps, max_rounds), seeds, f"bomb {team}", **pool)
+                for team in teams}
+    except BeliefError as e:
+        _fail(str(e))
+    summary = summarise(runs, seed, random_maps, max_rounds)
+    rows = [{k: v for k, v in r.items() if k != "tom_rows"} for rs in runs.values() for r in rs]
+    show_comparison(summary, rows, files, output["as_json"], f"bomb_v0: {episodes} episode(s) per team from seed {seed}; means, "
+                    "95% intervals, (n) episodes measured", "ToM questions, {kind} team (gold: the checker; "
+                    "a type a trivial answerer gets > 80% is not ToM):")

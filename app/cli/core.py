@@ -138,16 +138,19 @@ def demo_cmd(
 
 
 @bench_app.command("parse")
+@run_options.figures_options
 def bench_parse_cmd(
     facts: int = typer.Option(100_000, min=1, help="Number of generated facts."),
-    seed: int = typer.Option(0, help="Seed of the fact generator."),
+    seed: int = run_options.SEED,
     repeat: int = typer.Option(3, min=1, help="Runs per form; the best is reported (as timeit does)."),
     progress: bool = run_options.PROGRESS,
+    output: dict = None,
 ):
-    """Parse N generated facts of depth 1-4 in both forms; print one JSON line of facts per second."""
+    """Parse N generated facts of depth 1-4 in both forms: facts per second (a table, or one JSON line with --json)."""
     from belief.app.bench.parse import bench_parse, steps
     from belief.app.runs.progress import progress_bar
 
+    files = run_options.figures_files(output)
     with progress_bar("parsing generated facts", total=steps(repeat), enabled=progress) as bar:
         figures = bench_parse(facts, seed, repeat, progress=bar.advance)
-    print(json.dumps(figures))
+    run_options.emit_figures(figures, output, files, f"bench parse: {facts} generated facts")

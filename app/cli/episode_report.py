@@ -90,6 +90,25 @@ def report(world: str, agents: str, vs: Optional[str], seeds, runs: dict, figure
         print(json.dumps(summary))
 
 
+def show_comparison(summary: dict, rows: list, files: dict, as_json: bool, title: str, tom_title: str,
+                    tom: Optional[dict] = None) -> None:
+    """A bench's comparison: ``episodes.jsonl`` and ``summary.json`` into --out, then one JSON line with --json,
+    else the figures per agent, the paired differences and the ToM tables (`tom`, default ``extra.tom``)."""
+    from belief.app.results.tables import agents_table, diff_table
+    from belief.grading.trivial import tom_tables_markdown
+
+    write_aggregate(files, rows, summary)
+    if as_json:
+        print(json.dumps(summary))
+        return
+    out.print(agents_table(summary, title=title))
+    if summary["diff_vs"]:
+        out.print(diff_table(summary))
+    tom = {k: v for k, v in (tom if tom is not None else summary["extra"].get("tom") or {}).items() if v}
+    if tom:
+        out.print(tom_tables_markdown(tom, tom_title), markup=False)
+
+
 def check_vs(agents: str, vs: Optional[str]) -> None:
     if vs is not None and vs == agents:
         fail("--vs must name another agent kind than --agents")

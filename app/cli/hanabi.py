@@ -27,10 +27,11 @@ DEFAULT_KINDS = "belief,conventional,hintless"
 
 
 @bench_app.command("hanabi")
+@run_options.deprecated_aliases(episodes="--games")
 def bench_hanabi(
     players: int = typer.Option(2, "--players", min=2, max=5, help="players at the table (hands of 5, or 4 "
                                 "with 4-5 players)"),
-    games: int = typer.Option(100, "--games", min=1, help="games per agent kind (seeds S..S+N-1)"),
+    episodes: int = run_options.episodes(100, "games per agent kind (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
     agents: str = run_options.agents(DEFAULT_KINDS, _KINDS, "comma-separated, each once (one kind for the "
                                      "whole table)", counts=None, distinct=True),
@@ -39,8 +40,7 @@ def bench_hanabi(
     executor: run_options.Executor = run_options.EXECUTOR,
     workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
-    as_json: bool = typer.Option(False, "--json", help="print the benchmark JSON object (docs/benchmarks.md) as "
-                                 "the last line"),
+    as_json: bool = run_options.JSON,
     progress: bool = run_options.PROGRESS,
     out_dir: Optional[Path] = run_options.out(),
     force: bool = run_options.FORCE,
@@ -51,14 +51,14 @@ def bench_hanabi(
 
     kinds = run_options.split_kinds(agents)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
-    with progress_bar("hanabi games", total=games * len(kinds), enabled=progress) as bar:
+    with progress_bar("hanabi games", total=episodes * len(kinds), enabled=progress) as bar:
         try:
-            summary, rows = bench(kinds, games, seed, players, tom_games, workers=workers, executor=executor,
+            summary, rows = bench(kinds, episodes, seed, players, tom_games, workers=workers, executor=executor,
                                   address=address, progress=lambda r: bar.advance())
         except BeliefError as e:
             run_options.fail(" ".join(str(e).split()), 1)
     run_options.write_aggregate(files, rows, summary)
-    out.print(agents_table(summary, title=f"hanabi_v0, {players} players, {games} game(s) from seed {seed}: "
+    out.print(agents_table(summary, title=f"hanabi_v0, {players} players, {episodes} game(s) from seed {seed}: "
                                           "means, 95% intervals, (n) games"))
     if summary["diff_vs"]:
         out.print(diff_table(summary))

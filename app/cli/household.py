@@ -19,7 +19,9 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
+from belief.app.cli.episode_report import play_all
 from belief.app.bench.household import AGENT_KINDS, bench, play_episode
+from belief.app.runs.executor import Star
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.files.outputs import write_table
@@ -66,7 +68,7 @@ def bench_household(
     executor: run_options.Executor = run_options.EXECUTOR,
     workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
-    as_json: bool = typer.Option(False, "--json", help="print the benchmark JSON object (docs/benchmarks.md) as the last line"),
+    as_json: bool = run_options.JSON,
     progress: bool = run_options.PROGRESS,
     out_dir: Optional[Path] = run_options.out(),
     results: Optional[Path] = _HIDDEN_RESULTS,
@@ -96,6 +98,7 @@ def bench_household(
 
 
 @run_app.command("household")
+@run_options.pool_options
 def run_household(
     episodes: int = run_options.episodes(1),
     seed: int = run_options.SEED,
@@ -105,6 +108,7 @@ def run_household(
     trace: Optional[Path] = _HIDDEN_TRACE,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
     force: bool = run_options.FORCE,
+    pool: dict = None,
 ):
     """Play household_v0 episodes (seeds S..S+N-1) and print each one's figures."""
     seeds = list(range(seed, seed + episodes))
@@ -112,14 +116,18 @@ def run_household(
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
     files = run_options.out_paths(out_dir, [f"household_{s}.trace.jsonl" for s in seeds], force)
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    for s in seeds:
-        path = trace if trace is not None else files.get(f"household_{s}.trace.jsonl")
-        try:
-            r = play_episode({"agent": agents, "trace": str(path) if path else None}, s)
-        except OSError as e:
-            _fail(f"cannot write the trace {path}: {e}", 1)
+    paths = {s: trace if trace is not None else files.get(f"household_{s}.trace.jsonl") for s in seeds}
+    try:
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        rows = play_all(Star(play_episode), [({"agent": agents, "trace": str(paths[s]) if paths[s] else None}, s)
+                                             for s in seeds], "household episodes", **pool)
+    except OSError as e:
+        _fail(f"cannot write the traces into {out_dir or trace}: {e}", 1)
+    except BeliefError as e:
+        _fail(" ".join(str(e).split()), 1)
+    for s, r in zip(seeds, rows):
+        path = paths[s]
         p, b = r["prediction"], r["belief_world"]
         out.print(f"seed {s}, {r['task']} in {r['layout']}, {agents}: {'done' if r['done'] else 'not done'} in "
                   f"{r['steps']} steps; {r['messages']} messages ({r['message_tokens']} tokens); prediction "

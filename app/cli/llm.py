@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from belief.app.cli import run_options
 from belief.app.cli.app import app, bench_app
 
 
@@ -103,7 +104,7 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
                               "attempts": e.attempts}))
         else:
             for x in e.errors:
-                print(f"rejected: {x}")
+                print(f"rejected: {x}", file=sys.stderr)
         _err(f"no valid update after {e.attempts} attempt(s); nothing recorded")
         return 1
     if not result.facts and not result.messages and result.uncovered:
@@ -158,13 +159,18 @@ def _translate(text, env_name, agent, force_llm, base_url, model, api_key, confi
 
 
 @bench_app.command("llm-cache")
+@run_options.figures_options
 def bench_llm_cache_cmd(
     size: list[int] = typer.Option([100, 3000], "--size", min=0, max=1_000_000,
                                    help="Entries in the cache before timing (repeat the option for several)."),
     writes: int = typer.Option(200, "--writes", min=1, max=100_000, help="Timed writes (and reads) per size."),
     repeat: int = typer.Option(3, "--repeat", min=1, max=20, help="Runs per size; the best is reported."),
+    output: dict = None,
 ):
-    """Time the LLM response cache (a SQLite file): print one JSON line of writes and reads per second."""
+    """Time the LLM response cache (a SQLite file): writes and reads per second (a table, or one JSON line with
+    --json)."""
     from belief.app.bench.llm_cache import bench_llm_cache
 
-    print(json.dumps(bench_llm_cache(size, writes, repeat)))
+    files = run_options.figures_files(output)
+    run_options.emit_figures(bench_llm_cache(size, writes, repeat), output, files,
+                             f"bench llm-cache: {writes} writes and reads per size")

@@ -17,7 +17,7 @@ import typer
 
 from belief.app.cli.app import app, bench_app, run_app
 from belief.app.cli import run_options
-from belief.app.cli.episode_report import check_vs, play_all, play_kinds, report
+from belief.app.cli.episode_report import check_vs, play_all, play_kinds, report, show_comparison
 from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
 from belief.files.atomic import atomic_write_text
@@ -104,12 +104,14 @@ def _bench_game(game: str):
     def command(episodes: int = run_options.episodes(100), seed: int = run_options.SEED,
                 rules: str = RULES_OPTION,
                 ask_every: int = typer.Option(3, "--ask-every", min=1, help="rounds between ToM question moments"),
-                pool: dict = None):
+                out_dir: Optional[Path] = run_options.out(), force: bool = run_options.FORCE,
+                as_json: bool = run_options.JSON, pool: dict = None):
         from belief.app.runners.maze import MazeConfig
         from belief.app.cli.episode_report import comparison
         from belief.grading.trivial import tom_table
 
         _check_rules(rules)
+        files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
         seeds = list(range(seed, seed + episodes))
         runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every,
                                                                         rules=rules, tom_rows=True)),
@@ -119,8 +121,11 @@ def _bench_game(game: str):
             rows = [row for r in results for row in r.pop("tom_rows", [])]
             tables[kind] = tom_table(rows) if rows else None
         extra = {"rules": rules, "tom": tables}
-        print(json.dumps(comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
-                                    _GAME_FIGURES[game] + ("jp_agreement",), extra)))
+        summary = comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
+                             _GAME_FIGURES[game] + ("jp_agreement",), extra)
+        show_comparison(summary, [{"agents": k, **r} for k, rs in runs.items() for r in rs], files, as_json,
+                        f"{game}_v0 ({rules} rules): {episodes} episode(s) from seed {seed}; means, 95% intervals, "
+                        "(n) episodes measured", "ToM questions, {kind} episodes (gold: the checker):")
 
     command.__doc__ = _BENCH_HELP[game]
     command.__name__ = f"bench_{game}"
@@ -141,9 +146,13 @@ def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | e
                   episodes: int = run_options.episodes(20, "number of seeds S..S+N-1 (each gives --states random states)"),
                   seed: int = run_options.SEED,
                   states: int = typer.Option(10, "--states", min=1, help="random states per seed"),
+                  out_dir: Optional[Path] = run_options.out("write episodes.jsonl (one row per question) and "
+                                                            "summary.json (the JSON line) into DIR"),
+                  force: bool = run_options.FORCE,
+                  as_json: bool = run_options.JSON,
                   pool: dict = None):
     """Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and single-agent
-    answerers, one JSON line."""
+    answerers; a table, or one JSON line with --json."""
     from belief.app.results.comparison import compare, share
     from belief.app.runners.coordqa import ANSWERERS, CATEGORY_ORDER
     from belief.app.runners.maze import GAMES
@@ -152,6 +161,7 @@ def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | e
     if game not in GAMES:
         fail(f"--game must be one of {', '.join(GAMES)}, got {game!r}")
     _check_rules(rules)
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
     per_seed = play_all(partial(choice_seed, game, rules, states), seeds, f"coordqa {game}", **pool)
     rows = [row for rs in per_seed for row in rs]
@@ -164,22 +174,24 @@ def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | e
     majority.update(majority_answers([{"type": r["category"], "gold": r["gold"]} for r in rows]))
     results = {}
     for answerer in ANSWERERS + ("majority",):
-        out = []
+        marks = []
         for r in rows:
             said = majority[r["category"]] if answerer == "majority" else r["answers"].get(answerer)
             right = None if said is None else float(str(said).strip().lower() == str(r["gold"]).strip().lower())
-            out.append({"id": r["id"], **{c: (right if r["category"] == c else None) for c in CATEGORY_ORDER}})
-        results[answerer] = out
+            marks.append({"id": r["id"], **{c: (right if r["category"] == c else None) for c in CATEGORY_ORDER}})
+        results[answerer] = marks
     metrics = [share(c) for c in CATEGORY_ORDER]
     summary = compare(f"coordqa_{game}", results, metrics, "belief", seed=seed, pair_key="id",
                       extra={"rules": rules, "states_per_seed": states, "seeds": episodes, "table": table})
-    print(json.dumps(summary))
+    show_comparison(summary, rows, files, as_json, f"coordqa_{game} ({rules} rules): {len(rows)} question(s) from "
+                    f"{episodes} seed(s); accuracy per category, 95% intervals, (n) questions",
+                    "CoordinationQA per category ({kind} beside the trivial answerers):", tom={"belief": table})
 
 
-_BENCH_HELP = {"capture": "CollabCapture, belief vs greedy on the same seeds: one JSON line (capture rate, rounds, "
-                          "ToM beside trivial answerers).",
-               "escape": "CollabEscape, belief vs greedy on the same seeds: one JSON line (escape rate, rounds, ToM "
-                         "beside trivial answerers)."}
+_BENCH_HELP = {"capture": "CollabCapture, belief vs greedy on the same seeds: capture rate, rounds, ToM beside "
+                          "trivial answerers (a table, or one JSON line with --json).",
+               "escape": "CollabEscape, belief vs greedy on the same seeds: escape rate, rounds, ToM beside trivial "
+                         "answerers (a table, or one JSON line with --json)."}
 bench_capture = _bench_game("capture")
 bench_escape = _bench_game("escape")
 

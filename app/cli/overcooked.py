@@ -4,7 +4,7 @@ ToM and multiple-choice tables) and ``belief run overcooked`` (episodes of one p
 from __future__ import annotations
 
 import json
-import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -27,6 +27,7 @@ def _split(text: str, allowed: str, what: str) -> list[str]:
 
 
 @bench_app.command("overcooked")
+@run_options.pool_options
 def bench_overcooked(
     episodes: int = run_options.episodes(5, "episodes per layout and pairing (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
@@ -36,19 +37,30 @@ def bench_overcooked(
     horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (the study's 400)"),
     questions: bool = typer.Option(True, "--questions/--no-questions", help="also play question episodes (ToM "
                                    "and multiple-choice tables)"),
-    as_json: bool = typer.Option(False, "--json", help="print the benchmark JSON object as the last line"),
+    as_json: bool = run_options.JSON,
+    out_dir: Optional[Path] = run_options.out(),
+    force: bool = run_options.FORCE,
+    pool: dict = None,
 ):
     """Soups served per layout and chef pairing on overcooked-ai (paired CIs), CPU per episode and step, ToM and
     multiple-choice scores beside trivial answerers."""
     from belief.app.bench.overcooked import bench
+    from belief.app.runs.progress import progress_bar
 
     chosen = _split(layouts, _LAYOUTS, "layout")
+    chosen_pairings = _split(pairings, "", "pairing")
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    rows: list = []
     try:
-        summary = bench(episodes, seed, layouts=tuple(chosen), pairings=tuple(_split(pairings, "", "pairing")),
-                        horizon=horizon, questions=questions,
-                        progress=lambda layout, p: print(f"{layout} {p} done", file=sys.stderr))
+        with progress_bar("overcooked layouts x pairings", total=len(chosen) * len(chosen_pairings),
+                          enabled=pool["progress"]) as bar:
+            summary = bench(episodes, seed, layouts=tuple(chosen), pairings=tuple(chosen_pairings),
+                            horizon=horizon, questions=questions, progress=lambda layout, p: bar.advance(),
+                            executor=pool["executor"], workers=pool["workers"], address=pool["address"],
+                            rows_out=rows)
     except BeliefError as e:
         fail(str(e), 1)
+    run_options.write_aggregate(files, rows, summary)
     for layout, s in summary["by_layout"].items():
         print(layout + ": " + ", ".join(f"{p} {a['soups']:.1f} soups" for p, a in s["by_agent"].items()))
     from belief.grading.trivial import tom_tables_markdown
@@ -63,6 +75,7 @@ def bench_overcooked(
 
 
 @run_app.command("overcooked")
+@run_options.pool_options
 def run_overcooked(
     episodes: int = run_options.episodes(1),
     seed: int = run_options.SEED,
@@ -71,19 +84,29 @@ def run_overcooked(
     horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode"),
     fov: Optional[int] = typer.Option(None, "--fov", min=0, help="partial view radius (default: full view)"),
     as_json: bool = run_options.JSON,
+    out_dir: Optional[Path] = run_options.out("write episodes.jsonl (one row per episode) and summary.json (the "
+                                              "JSON line) into DIR"),
+    force: bool = run_options.FORCE,
+    pool: dict = None,
 ):
     """Play overcooked_v0 episodes of one chef pairing on one layout and print each one's figures."""
-    from belief.app.runners.overcooked import OvercookedConfig, play_episode
+    from belief.app.cli.episode_report import play_all
+    from belief.app.runners.overcooked import OvercookedConfig, parse_pairing, play_episode
+    from belief.app.runs.executor import Star
 
     _split(layout, _LAYOUTS, "layout")
-    rows = []
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    seeds = list(range(seed, seed + episodes))
+    config = OvercookedConfig(layout=layout, pairing=pairing, horizon=horizon, fov=fov)
     try:
-        for s in range(seed, seed + episodes):
-            r = play_episode(OvercookedConfig(layout=layout, pairing=pairing, horizon=horizon, fov=fov), s)
-            rows.append(r)
-            print(f"seed {s}: {r['soups']} soups (score {r['score']}) in {r['steps']} steps, "
-                  f"{r['cpu_ms_per_step']:.2f} ms CPU per step")
+        parse_pairing(pairing)
+        rows = play_all(Star(play_episode), [(config, s) for s in seeds], f"overcooked {pairing}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
+    for s, r in zip(seeds, rows):
+        print(f"seed {s}: {r['soups']} soups (score {r['score']}) in {r['steps']} steps, "
+              f"{r['cpu_ms_per_step']:.2f} ms CPU per step")
+    summary = {"layout": layout, "pairing": pairing, "episodes": rows}
+    run_options.write_aggregate(files, rows, summary)
     if as_json:
-        print(json.dumps({"layout": layout, "pairing": pairing, "episodes": rows}))
+        print(json.dumps(summary))

@@ -114,6 +114,10 @@ def tomi_cmd(
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [stories, trace], force)
     try:
         examples = tomi.read_examples(stories, trace)
+        blank = next((ex for ex in examples if not ex.answer.strip()), None)
+        if blank is not None:
+            _fail(f"{stories}:{blank.line}: the question line has an empty answer field; expected "
+                  "'N question<TAB>answer<TAB>1'")
         graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
                                 examples, **pool)
         report = Report("tomi", graded, groups={"by_story_type": "story_type"})
@@ -150,6 +154,7 @@ def hitom_cmd(
 
 
 @bench_app.command("checker")
+@run_options.figures_options
 def bench_checker_cmd(
     agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
     rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
@@ -157,9 +162,10 @@ def bench_checker_cmd(
     events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
     queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
     objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
-    seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
+    seed: int = run_options.SEED,
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
     progress: bool = run_options.PROGRESS,
+    output: dict = None,
 ):
     """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
     from belief.app.bench import checker as bench_checker
@@ -171,6 +177,7 @@ def bench_checker_cmd(
         _fail(str(e))
     from belief.app.runs.progress import progress_bar
 
+    files = run_options.figures_files(output)
     with progress_bar("trace", total=events, enabled=progress) as bar:
         stage = ["trace"]
 
@@ -182,21 +189,22 @@ def bench_checker_cmd(
 
         res = bench_checker.run(agents, rooms, depth, events, queries, seed, objects, policy,
                                 progress=cb if bar.enabled else None)
-    print(json.dumps(res), flush=True)
+    run_options.emit_figures(res, output, files, f"bench checker: {events} events, {queries} queries")
 
 
 @bench_app.command("online")
+@run_options.figures_options
 def bench_online_cmd(
     events: int = typer.Option(20_000, "--events", min=1, help="events appended to the tracker"),
     agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
     depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
     rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
     objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
-    seed: int = typer.Option(0, "--seed", help="random seed of the trace and the queries"),
+    seed: int = run_options.SEED,
     policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
     load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
-    as_json: bool = typer.Option(False, "--json", help="print only the JSON line"),
+    output: dict = None,
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
     from belief.app.bench import online as bench_online
@@ -206,12 +214,9 @@ def bench_online_cmd(
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
+    files = run_options.figures_files(output)
     res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
-    if not as_json:
-        ratio = f", {res['ratio_vs_batch']}x the batch check" if batch else ""
-        print(f"{res['events']} events: append {res['append_us']} us/event, query {res['query_us']} us{ratio}; "
-              f"peak {res['peak_mb']} MB", file=sys.stderr)
-    print(json.dumps(res), flush=True)
+    run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")
 
 
 @app.command("explain")

@@ -2,8 +2,9 @@
 
 ``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--episodes N``
 generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
-table (means with 95% intervals, paired differences against cobel), then one JSON object as the last
-stdout line (the benchmark shape of docs/benchmarks.md); ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
+table (means with 95% intervals, paired differences against cobel) or, with ``--json``, only one JSON object
+(the benchmark shape of docs/benchmarks.md); ``--out DIR`` writes ``episodes.jsonl`` (without wall-clock
+times: identical runs give identical files), ``timings.jsonl`` and ``summary.json``; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
 (:mod:`belief.agents.transport.llm`): ``--llm-parts update,predict,message``, endpoint options as for the
 other LLM commands; LLM usage and fallbacks are reported (table, and ``extra.llm`` in the JSON line).
 """
@@ -22,7 +23,6 @@ from belief.app.cli import llm_options, run_options
 from belief.app.cli.app import bench_app, run_app
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
-from belief.llm.client import LLMError
 from belief.files.outputs import write_table
 
 out = Console(highlight=False, soft_wrap=True)
@@ -109,11 +109,48 @@ def _llm_table(rep: dict) -> Table:
     return t
 
 
+#: --out DIR of bench transport: the deterministic files, and the wall-clock planner time apart
+TRANSPORT_FILES = run_options.AGGREGATE_FILES + ("timings.jsonl",)
+#: the per-episode figures that are wall-clock times (they differ between identical runs): not in episodes.jsonl
+TIMING_KEYS = {"planner": ("seconds",)}
+
+
+def split_timings(results: list) -> tuple[list, list]:
+    """``(rows, timings)``: the episode rows without their wall-clock times (identical runs give identical
+    rows) and, per row, ``{"world", "agent", "planner_seconds"}``."""
+    rows, timings = [], []
+    for r in results:
+        row, timing = dict(r), {"world": r.get("world"), "agent": r.get("agent")}
+        for key, names in TIMING_KEYS.items():
+            if isinstance(row.get(key), dict):
+                row[key] = {k: v for k, v in row[key].items() if k not in names}
+                timing.update({f"{key}_{k}": r[key][k] for k in names if k in r[key]})
+        rows.append(row)
+        timings.append(timing)
+    return rows, timings
+
+
+def _write_timings(path: Path, timings: list) -> None:
+    from belief.files.outputs import write_jsonl
+
+    try:
+        write_jsonl(path, timings)
+    except OSError as e:
+        _fail(f"cannot write into --out {path.parent}: {e}", 1)
+
+
 _HIDDEN_RESULTS = typer.Option(None, "--results", hidden=True)  # before --out: one table file (.json/.jsonl/.csv)
 _HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the trace file of one episode
 _KINDS = dict(choices="belief.agents.transport.baselines:AGENT_TYPES", known="belief.agents.transport.baselines:is_known")
 _PLANNER = typer.Option(None, "--planner", help="pyperplan (default) | fast-downward | greedy")
 _LLM_PARTS = typer.Option(None, "--llm-parts", help=LLM_PARTS_HELP)
+
+
+def _serial_for_llm(ctx, pool: dict) -> None:
+    """LLM mode plays in this process (one client, one usage account): --executor serial, its default."""
+    if pool["executor"] != "serial" and run_options.given(ctx, "executor"):
+        _fail("--llm plays in this process (one client): use --executor serial (its default)")
+    pool["executor"] = "serial"
 
 
 def _check_planner(planner: Optional[str]) -> None:
@@ -134,7 +171,7 @@ def bench_transport(
     episodes: Optional[int] = typer.Option(None, "--episodes", min=2, help="play N generated worlds (seeds "
                                            "S..S+N-1) instead of the fixed 24"),
     seed: int = run_options.SEED,
-    as_json: bool = typer.Option(False, "--json", help="only the JSON line on stdout (no table)"),
+    as_json: bool = typer.Option(False, "--json", help="print only the JSON line on stdout (no tables)"),
     progress: bool = run_options.PROGRESS,
     plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
     planner: Optional[str] = _PLANNER,
@@ -148,12 +185,15 @@ def bench_transport(
     endpoint: dict = None,
     llm_parts: Optional[str] = _LLM_PARTS,
 ):
-    """CoBel vs baselines on transport_v0; the last stdout line is one JSON object of mean figures."""
+    """CoBel vs baselines on transport_v0: a table of mean figures, or one JSON line with --json."""
     from belief.envs.transport.world import parse_subset
     from belief.app.bench.transport import bench, to_json_line
 
     if episodes is not None and episodes_subset is not None:
         _fail("--episodes and --episodes-subset exclude each other (generated worlds or fixed episodes)")
+    if episodes_subset is not None and not episodes_subset.strip():
+        _fail("--episodes-subset is empty: give episode indices or names ('0-5,12', 'food', ...), or leave it out "
+              "for all 24")
     try:
         eps = parse_subset(episodes_subset)
     except ValueError as e:
@@ -163,7 +203,7 @@ def bench_transport(
     if plot is not None:
         _check_plot_path(plot)
     run_options.refuse_bad_outputs({"--plot": plot, "--results": results}, (), force)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    files = run_options.out_paths(out_dir, TRANSPORT_FILES, force)
     mode = _llm_mode(llm, kinds, endpoint, llm_parts)
     total = (episodes if episodes is not None else len(eps)) * len(kinds)
     with progress_bar("transport episodes", total=total, enabled=progress) as bar:
@@ -177,8 +217,9 @@ def bench_transport(
         out.print(_table(summary))
     if mode is not None and not as_json:
         out.print(_llm_table(summary["extra"]["llm"]))
+    rows, timings = split_timings(summary["results"])
     for path, write in ((plot, lambda p: _save_plot(summary, p)),
-                        (results, lambda p: write_table(p, summary["results"]))):
+                        (results, lambda p: write_table(p, rows))):
         if path is None:
             continue
         try:
@@ -186,16 +227,29 @@ def bench_transport(
         except (OSError, ValueError) as e:
             _fail(f"cannot write {path}: {e}", 1)
     line = to_json_line(summary)
-    run_options.write_aggregate(files, summary["results"], json.loads(line))
+    run_options.write_aggregate(files, rows, json.loads(line))
+    if files:
+        _write_timings(files["timings.jsonl"], timings)
     if plot is not None and not as_json:
         out.print(f"plot: {plot}")
-    print(line)
+    if as_json:
+        print(line)
+
+
+def transport_episode(task, llm=None) -> dict:
+    """One episode of ``run transport`` (a picklable task: world, agent type, planner, trace path, max steps)."""
+    from belief.app.runners.transport import run_episode
+
+    world, kind, planner, path, max_steps = task
+    return run_episode(world, kind, planner, trace_path=path, llm=llm, max_steps=max_steps)
 
 
 @run_app.command("transport")
 @llm_options.endpoint_options
+@run_options.pool_options
 @run_options.deprecated_aliases(seed="--world-seed")
 def run_transport(
+    ctx: typer.Context,
     episode: int = typer.Option(0, "--episode", min=0, max=23, help="first fixed episode, index 0-23"),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="play generated worlds from this seed "
                                        "instead of the fixed episodes"),
@@ -213,9 +267,12 @@ def run_transport(
     llm: bool = typer.Option(False, "--llm", help="LLM mode for cobel agents (see --llm-parts)"),
     endpoint: dict = None,
     llm_parts: Optional[str] = _LLM_PARTS,
+    pool: dict = None,
 ):
     """Play transport_v0 episodes and print each one's figures."""
-    from belief.app.runners.transport import run_episode
+    from functools import partial
+
+    from belief.app.cli.episode_report import play_all
 
     _check_planner(planner)
     if seed is None and episode + episodes > 24:
@@ -228,21 +285,22 @@ def run_transport(
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
     files = run_options.out_paths(out_dir, names.values(), force)
+    if llm:
+        _serial_for_llm(ctx, pool)
     mode = _llm_mode(llm, [agents], endpoint, llm_parts)
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for world in worlds:
-        path = trace if trace is not None else files.get(names[world])
-        try:
-            r = run_episode(world, agents, planner, trace_path=str(path) if path else None, llm=mode,
-                            max_steps=max_steps)
-        except LLMError as e:
-            _fail(" ".join(str(e).split()), 1)
-        except OSError as e:  # the trace file cannot be written
-            _fail(f"cannot write the trace {path}: {e}", 1)
-        _print_episode(r, agents, path)
-        rows.append(r)
+    paths = {w: trace if trace is not None else files.get(names[w]) for w in worlds}
+    tasks = [(w, agents, planner, str(paths[w]) if paths[w] else None, max_steps) for w in worlds]
+    try:
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        rows = play_all(partial(transport_episode, llm=mode) if mode is not None else transport_episode, tasks,
+                        "transport episodes", **pool)
+    except BeliefError as e:  # LLM mode gave up; the executor cannot start
+        _fail(" ".join(str(e).split()), 1)
+    except OSError as e:  # a trace file cannot be written
+        _fail(f"cannot write the traces into {out_dir or trace}: {e}", 1)
+    for world, r in zip(worlds, rows):
+        _print_episode(r, agents, paths[world])
     if mode is not None:
         out.print(_llm_table(mode.report()))
     if as_json:

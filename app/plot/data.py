@@ -23,6 +23,7 @@ from pathlib import Path
 from belief.envs.bomb.world import AGENTS
 from belief.envs.bomb.tom import TEMPLATES
 from belief.errors import BeliefError
+from belief.files.json_input import load_json
 from belief.grading.report import LEVELS, graded_row, level_question
 
 ORDER_NAMES = dict(enumerate(LEVELS))  # 0 introspection, 1 first order, 2 second order
@@ -63,10 +64,7 @@ def read_jsonl(path: Path) -> list[dict]:
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ResultsError(f"{path}:{n}: invalid JSON: {e.msg}") from None
+        row = load_json(line, f"{path}:{n}: ", ResultsError)  # huge numbers, NaN, deep nesting: one error
         if not isinstance(row, dict):
             raise ResultsError(f"{path}:{n}: expected a JSON object per line")
         if "end" in row and len(row) == 1:  # a trace-style end marker
@@ -175,9 +173,15 @@ def _last_json_object(path: Path) -> dict:
         line = line.strip()
         if line.startswith("{"):
             try:
-                value = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+                value = load_json(line, f"{path}: the last JSON line: ", ResultsError)
+            except ResultsError:
+                try:
+                    json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line of text that starts with "{", not JSON
+                except ValueError:  # JSON with an integer Python will not read (> 4300 digits)
+                    pass
+                raise
             if isinstance(value, dict):
                 return value
     raise ResultsError(f"{path}: no JSON object line (expected the output of `belief bench ... --json`)")

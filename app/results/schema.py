@@ -16,6 +16,27 @@ from belief.errors import BeliefError
 Interval = Optional[tuple[float, float]]
 
 
+INT64 = 2 ** 63
+
+
+def _finite(x) -> bool:
+    """A number a float holds (an integer of thousands of digits does not: OverflowError)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
+
+
+def _shown(value) -> str:
+    """A value for a message, short: a huge integer as its number of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 30:
+        return "an integer of more than 30 digits"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(map(_shown, value)) + "]"
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:80] + "..."
+
+
 class BenchShapeError(BeliefError):
     """A JSON object that is not a benchmark comparison of the documented shape."""
 
@@ -62,6 +83,9 @@ class BenchComparison(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self):
+        for name, value in (("episodes", self.episodes), ("seed", self.seed)):
+            if value is not None and not -INT64 <= value < INT64:
+                raise ValueError(f"{name}: {_shown(value)} does not fit in a signed 64-bit integer")
         names = set(self.metrics)
         if names & set(RESERVED):
             raise ValueError(f"metric names may not be {', '.join(RESERVED)}")
@@ -76,15 +100,15 @@ class BenchComparison(BaseModel):
             for m in names:
                 mean, ci, n = figures[m], figures["ci95"][m], figures["n"][m]
                 if not (isinstance(n, int) and 0 <= n <= figures["episodes"]):
-                    raise ValueError(f"by_agent.{agent}.n.{m}: {n!r} is not a count of episodes")
+                    raise ValueError(f"by_agent.{agent}.n.{m}: {_shown(n)} is not a count of episodes")
                 if mean is not None and (isinstance(mean, bool) or not isinstance(mean, (int, float))
-                                         or not math.isfinite(mean)):
-                    raise ValueError(f"by_agent.{agent}.{m} must be a finite number, got {json.dumps(mean)}")
+                                         or not _finite(mean)):
+                    raise ValueError(f"by_agent.{agent}.{m} must be a finite number, got {_shown(mean)}")
                 if (mean is None) != (n == 0):
                     raise ValueError(f"by_agent.{agent}.{m}: {mean!r} with n={n}")
                 if ci is not None and not (isinstance(ci, list) and len(ci) == 2 and ci[0] <= mean + 1e-9
                                            and mean <= ci[1] + 1e-9):
-                    raise ValueError(f"by_agent.{agent}.ci95.{m}: {ci!r} does not hold the mean {mean}")
+                    raise ValueError(f"by_agent.{agent}.ci95.{m}: {_shown(ci)} does not hold the mean {mean}")
         if set(self.diff_vs) != set(self.by_agent) - {self.headline}:
             raise ValueError("diff_vs needs one entry per agent other than the headline")
         for baseline, diffs in self.diff_vs.items():

@@ -46,4 +46,38 @@ def diff_table(summary: dict, metrics=None) -> Table:
     return t
 
 
-__all__ = ["agents_table", "diff_table"]
+def _flat(value, prefix: str = ""):
+    """``(dotted key, value)`` of every leaf of nested dicts; a list of plain values stays one cell."""
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            yield from _flat(v, f"{prefix}.{k}" if prefix else str(k))
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        for i, v in enumerate(value):
+            yield from _flat(v, f"{prefix}[{i}]")
+    else:
+        yield prefix, value
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, dict)):
+        import json
+
+        return json.dumps(value)
+    return str(value)
+
+
+def figures_table(figures: dict, title: str) -> Table:
+    """A two-column table (figure, value) of an engine bench's figures, nested keys dotted."""
+    t = Table(title=title)
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    for key, value in _flat(figures):
+        t.add_row(key, _cell(value))
+    return t
+
+
+__all__ = ["agents_table", "diff_table", "figures_table"]

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from belief.app.runners.bomb import (EPISODE_COLUMNS, QUESTION_COLUMNS, BombConfig, accuracy, episode_files,
-                                    episode_name, play_task, team_label, tom_tables)
+from belief.app.runners.bomb import (AGENT_KINDS, EPISODE_COLUMNS, QUESTION_COLUMNS, BombConfig, accuracy,
+                                    episode_files, episode_name, play_task, team_label, tom_tables)
 from belief.grading.levels import LEVELS
 from belief.errors import BeliefError
 from belief.files.outputs import csv_text, jsonl_text
-from belief.app.runs.manifest import RunManifest, open_run, play_pending
+from belief.app.runs.manifest import MAX_LISTED, ManifestError, RunManifest, open_run, play_pending
 
 COMMAND = "run bomb"
 #: every file a bomb run writes besides its manifest: --force deletes nothing else, a manifest listing another
@@ -54,6 +54,41 @@ def config_of(options: dict) -> BombConfig:
                       max_rounds=int(options["max_rounds"]))
 
 
+def _integer(lo: int, hi: int):
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+#: each option a run is identified by: (is it valid, what is expected)
+OPTION_RULES = {
+    "agents": (lambda v: isinstance(v, list) and len(v) == 3 and all(k in AGENT_KINDS for k in v),
+               f"a list of three agent kinds ({', '.join(AGENT_KINDS)})"),
+    "random_maps": (lambda v: isinstance(v, bool), "true or false"),
+    "max_rounds": (_integer(1, 2**63 - 1), "an integer of at least 1"),
+    "seed": (_integer(0, 2**63 - 1), "an integer of at least 0"),
+    "episodes": (_integer(1, MAX_LISTED), f"an integer from 1 to {MAX_LISTED:,}"),
+}
+
+
+def checked_options(options: dict, where) -> dict:
+    """The options of a manifest, each checked (ManifestError naming the first that is missing, of the wrong
+    type or out of range, or an option the run does not take), as :func:`run_options` gives them."""
+    for name, (ok, expected) in OPTION_RULES.items():
+        if name not in options:
+            raise ManifestError(f"{where}: options.{name} is missing")
+        if not ok(options[name]):
+            shown = json.dumps(options[name])
+            raise ManifestError(f"{where}: options.{name} is {shown[:60]}, expected {expected}")
+    extra = sorted(set(options) - set(OPTION_RULES))
+    if extra:
+        raise ManifestError(f"{where}: options.{extra[0][:40]} is not an option of a {COMMAND} run")
+    return run_options(config_of(options), options["seed"], options["episodes"])
+
+
+def episode_names(seed: int, episodes: int) -> list[tuple[str, int]]:
+    """The ``(name, seed)`` of each episode of a run of `episodes` episodes from `seed`."""
+    return [(episode_name(seed + i), seed + i) for i in range(episodes)]
+
+
 def _task(config: BombConfig):
     return lambda entry: (config, entry.seed)
 
@@ -81,6 +116,10 @@ def figures(episodes: list[dict], questions: list[dict]) -> dict:
 
 def finish_run(manifest: RunManifest) -> BombRun:
     """Write the run-level tables from the finished episodes' rows and files; the manifest is complete."""
+    for i, e in enumerate(manifest.episodes):
+        missing = [c for c in EPISODE_COLUMNS if not isinstance(e.result, dict) or c not in e.result]
+        if missing:
+            raise ManifestError(f"{manifest.directory / 'manifest.json'}: episodes[{i}].result lacks {missing[0]}")
     episodes = [{c: e.result[c] for c in EPISODE_COLUMNS} for e in manifest.episodes]
     questions = [row for e in manifest.episodes
                  for row in _read_rows(manifest.directory / episode_files(e.seed)["questions"])]
@@ -93,13 +132,13 @@ def finish_run(manifest: RunManifest) -> BombRun:
 
 def open_bomb_run(out, config: BombConfig | None = None, seed: int = 0, episodes: int = 20, *,
                   force: bool = False, resume: bool = False) -> RunManifest:
-    """The manifest of a new run in `out`, or with `resume` of the run there (its options, when not given)."""
+    """The manifest of a new run in `out`, or with `resume` of the run there (its options, when not given: each
+    checked, and its episodes must be the ones they give)."""
     if resume and config is None:
-        options = RunManifest.read(out, OWN_FILES).options
+        options = checked_options(RunManifest.read(out, OWN_FILES).options, Path(out) / "manifest.json")
     else:
         options = run_options(config or BombConfig(), seed, episodes)
-    # a resumed run's episodes are its manifest's: none are listed here (nor counted from its options)
-    names = [] if resume else [(episode_name(seed + i), seed + i) for i in range(episodes)]
+    names = episode_names(options["seed"], options["episodes"])
     return open_run(out, COMMAND, options, names, force=force, resume=resume, own_files=OWN_FILES)
 
 
@@ -122,5 +161,5 @@ def run_bomb(out, config: BombConfig | None = None, seed: int = 0, episodes: int
     return play_run(manifest, executor=executor, workers=workers, address=address)
 
 
-__all__ = ["BombRun", "COMMAND", "OWN_FILES", "config_of", "figures", "finish_run", "open_bomb_run", "play_run", "run_bomb",
-           "run_options"]
+__all__ = ["BombRun", "COMMAND", "OPTION_RULES", "OWN_FILES", "checked_options", "config_of", "episode_names", "figures",
+           "finish_run", "open_bomb_run", "play_run", "run_bomb", "run_options"]

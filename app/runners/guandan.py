@@ -95,16 +95,23 @@ def _yn(value: bool) -> str:
     return "yes" if value else "no"
 
 
+def matchup_tasks(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
+                  ask: bool = True) -> list[tuple]:
+    """The ``(config, seed)`` of each game of a matchup: team A in seats 0/2 for the first half, 1/3 after."""
+    return [(GuandanConfig(team_a, team_b, i >= (games + 1) // 2, deals, pass_rule, ask), seed + i)
+            for i in range(games)]
+
+
 def matchup(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
-            ask: bool = True, progress=None) -> tuple[dict, list]:
-    """``games`` games of team A against team B (seats swapped for the second half): the figures and the rows."""
-    rows = []
-    for i in range(games):
-        swap = i >= (games + 1) // 2
-        config = GuandanConfig(team_a, team_b, swap, deals, pass_rule, ask)
-        rows.append(play_game(config, seed + i))
-        if progress is not None:
-            progress()
+            ask: bool = True, progress=None, executor: str = "serial", workers: int | None = 1,
+            address: str | None = None) -> tuple[dict, list]:
+    """``games`` games of team A against team B (seats swapped for the second half): the figures and the rows,
+    the games played on `executor` (:func:`belief.app.runs.executor.run_tasks`); ``progress()`` after each."""
+    from belief.app.runs.executor import Star, run_tasks
+
+    tasks = matchup_tasks(team_a, team_b, games, seed, deals=deals, pass_rule=pass_rule, ask=ask)
+    rows = run_tasks(Star(play_game), tasks, executor, workers, address,
+                     progress=(lambda i, r: progress()) if progress is not None else None)
     return matchup_figures(team_a, team_b, rows), rows
 
 
@@ -136,5 +143,6 @@ def tom_figures(rows: list) -> dict:
     return {"questions": len(tom_rows), "by_order": by_order, "by_template": by_template}
 
 
-__all__ = ["AGENT_KINDS", "GuandanConfig", "MATCHUPS", "make_agents", "matchup", "matchup_figures", "play_game",
+__all__ = ["AGENT_KINDS", "GuandanConfig", "MATCHUPS", "make_agents", "matchup", "matchup_figures", "matchup_tasks",
+           "play_game",
            "seats_of", "tom_figures"]

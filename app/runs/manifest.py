@@ -1,7 +1,8 @@
 """A run directory's manifest: what a run is, which of its episodes are finished, and every file it wrote.
 
-``DIR/manifest.json`` holds the command, its options, one entry per episode (name, seed, status, the
-SHA-256 of each file it wrote, and its plain result row) and the run-level outputs. It is rewritten
+``DIR/manifest.json`` holds the command, its options (and their SHA-256), one entry per episode (name, seed,
+status, the SHA-256 of each file it wrote, its plain result row and that row's SHA-256) and the run-level
+outputs. It is rewritten
 atomically after every finished episode, so a run killed at any moment can be resumed: finished episodes
 whose files still match their hashes are kept, the others are played again, and the directory ends
 byte-identical to an uninterrupted run (nothing in it carries a timestamp or an absolute path).
@@ -15,7 +16,11 @@ Rules for a directory (:func:`open_run`):
 A manifest is input like any other file (it may be edited, corrupt or hostile): every file name it lists
 must be a plain name inside the run directory (no ``/``, ``..`` or absolute path) and, when the run states
 its own file patterns (``own_files``, e.g. ``bomb_*.trace.jsonl``), match one of them; otherwise it is
-refused (:class:`ManifestError`) and nothing is read, written or deleted through it. ``force`` on a directory
+refused (:class:`ManifestError`) and nothing is read, written or deleted through it. An edited manifest is
+refused too, with one error naming the field: options or a finished episode's result that no longer match
+their recorded SHA-256, an unknown status, a finished episode without its result, a name or seed listed twice
+and, on resume (:func:`open_run`), an episode list that is not the one the run's own options give (an extra,
+missing, renamed or duplicated episode is never played nor counted). ``force`` on a directory
 whose manifest is unreadable or refused removes only the files matching the run's own patterns (and the
 temporary files of killed writes), never another file.
 """
@@ -36,7 +41,17 @@ from belief.files.outputs import OutputExistsError, atomic_write_text, remove_st
 
 MANIFEST_NAME = "manifest.json"
 FORMAT_NAME = "belief-run"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: options_sha256 and each finished episode's result_sha256
+#: the most episodes a manifest may list (as many as one command plays)
+MAX_LISTED = 1_000_000
+EPISODE_STATUSES = ("pending", "done")
+RUN_STATUSES = ("running", "complete")
+
+
+def value_sha256(value) -> str:
+    """The SHA-256 of a JSON value's canonical text (sorted keys, no spaces): what the manifest records of
+    the run's options and of each finished episode's result row."""
+    return sha256_text(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True))
 
 
 class ManifestError(BeliefError):
@@ -50,10 +65,11 @@ class EpisodeEntry:
     status: str = "pending"  # "pending" | "done"
     files: dict = field(default_factory=dict)  # file name (relative to the run directory) -> sha256
     result: dict | None = None  # the episode's plain result row
+    result_sha256: str | None = None  # value_sha256(result), recorded with it
 
     def to_json(self) -> dict:
         return {"name": self.name, "seed": self.seed, "status": self.status, "files": dict(self.files),
-                "result": self.result}
+                "result": self.result, "result_sha256": self.result_sha256}
 
 
 @dataclass
@@ -68,7 +84,7 @@ class RunManifest:
     # --- JSON ----------------------------------------------------------------------------------
     def to_json(self) -> dict:
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "command": self.command,
-                "options": self.options, "status": self.status,
+                "options": self.options, "options_sha256": value_sha256(self.options), "status": self.status,
                 "episodes": [e.to_json() for e in self.episodes], "outputs": dict(self.outputs)}
 
     @classmethod
@@ -88,10 +104,17 @@ class RunManifest:
             raise ManifestError(f"{path}: not a belief run manifest")
         if data.get("version") != FORMAT_VERSION:
             raise ManifestError(f"{path}: unsupported manifest version {str(data.get('version'))[:20]!r}")
+        listed = data.get("episodes")
+        if isinstance(listed, list) and len(listed) > MAX_LISTED:
+            raise ManifestError(f"{path}: episodes lists {len(listed):,} entries (a run plays at most "
+                                f"{MAX_LISTED:,}); nothing was read or deleted through it")
         try:
             episodes = [EpisodeEntry(name=str(e["name"]), seed=_int(e["seed"]), status=str(e["status"]),
-                                     files=_files(e.get("files")), result=e.get("result"))
-                        for e in data["episodes"]]
+                                     files=_files(e.get("files")), result=e.get("result"),
+                                     result_sha256=e.get("result_sha256"))
+                        for e in listed]
+            if not isinstance(data["options"], dict):
+                raise TypeError("options must be a JSON object")
             m = cls(directory=directory, command=str(data["command"]), options=dict(data["options"]),
                     episodes=episodes, outputs=_files(data.get("outputs")), status=str(data.get("status", "running")))
         except (KeyError, TypeError, ValueError) as e:
@@ -101,7 +124,48 @@ class RunManifest:
             if problem:
                 raise ManifestError(f"{path}: lists {name[:80]!r}, {problem}; nothing was read or deleted through "
                                     f"it")
+        problem = m._edited(data.get("options_sha256"))
+        if problem:
+            raise ManifestError(f"{path}: {problem}; nothing was read or deleted through it")
         return m
+
+    def _edited(self, options_sha256) -> str | None:
+        """What in this manifest is not what the run recorded (see the module docstring), or None."""
+        if self.status not in RUN_STATUSES:
+            return f"status {self.status[:40]!r} is not one of {', '.join(RUN_STATUSES)}"
+        if options_sha256 != value_sha256(self.options):
+            return "options do not match their recorded options_sha256 (edited after the run started)"
+        names, seeds = set(), set()
+        for i, e in enumerate(self.episodes):
+            where = f"episodes[{i}]"
+            if e.status not in EPISODE_STATUSES:
+                return f"{where}.status {e.status[:40]!r} is not one of {', '.join(EPISODE_STATUSES)}"
+            if e.name in names or e.seed in seeds:
+                what = f"name {e.name[:80]!r}" if e.name in names else f"seed {e.seed}"
+                return f"{where}: its {what} is listed twice"
+            names.add(e.name)
+            seeds.add(e.seed)
+            if e.status != "done":
+                continue
+            if not isinstance(e.result, dict):
+                return f"{where}.result: a finished episode needs its result row, got {_shown(e.result)}"
+            if e.result_sha256 != value_sha256(e.result):
+                return f"{where}.result does not match its recorded result_sha256 (edited after the episode ended)"
+        return None
+
+    def check_episodes(self, expected: Sequence[tuple[str, int]]) -> None:
+        """ManifestError unless the manifest lists exactly the episodes ``[(name, seed), ...]`` the run's own
+        options give, in order (an extra, missing, renamed or duplicated entry is never played nor counted)."""
+        where = self.directory / MANIFEST_NAME
+        if len(self.episodes) != len(expected):
+            raise ManifestError(f"{where}: episodes lists {len(self.episodes):,} entries where the run's options "
+                                f"give {len(expected):,}; nothing was read or deleted through it")
+        for i, (e, (name, seed)) in enumerate(zip(self.episodes, expected)):
+            if (e.name, e.seed) != (name, seed):
+                field_ = "name" if e.name != name else "seed"
+                raise ManifestError(f"{where}: episodes[{i}].{field_} is {_shown(getattr(e, field_))} where the "
+                                    f"run's options give {_shown(name if field_ == 'name' else seed)}; nothing "
+                                    f"was read or deleted through it")
 
     def save(self) -> None:
         atomic_write_text(self.directory / MANIFEST_NAME, json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
@@ -128,6 +192,7 @@ class RunManifest:
             atomic_write_text(self.directory / fname, text)
         entry.files = {fname: sha256_text(text) for fname, text in files.items()}
         entry.result = result
+        entry.result_sha256 = value_sha256(result)
         entry.status = "done"
         self.save()
 
@@ -146,6 +211,12 @@ class RunManifest:
             if name_problem(fname, ()) is None:  # checked on reading; checked again before deleting
                 (self.directory / fname).unlink(missing_ok=True)
         remove_stale_temps(self.directory)
+
+
+def _shown(value) -> str:
+    """A manifest value in a message, short."""
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def _int(x) -> int:
@@ -203,7 +274,8 @@ def open_run(directory, command: str, options: dict, episodes: Iterable[tuple[st
              force: bool = False, resume: bool = False, own_files: Sequence[str] = ()) -> RunManifest:
     """The manifest of a new run in `directory` (or, with `resume`, of the run already there).
 
-    With `resume`, `command` and `options` must equal the manifest's (ManifestError otherwise). `own_files`:
+    With `resume`, `command`, `options` and `episodes` (the ``(name, seed)`` the options give) must equal the
+    manifest's (ManifestError otherwise, naming the field). `own_files`:
     glob patterns of the files the run writes (besides its manifest); a manifest listing any other name is
     refused, and ``force`` on a directory whose manifest is unreadable or refused removes only files matching
     them (with no patterns given, such a directory is refused: nothing tells its run's files apart).
@@ -219,6 +291,7 @@ def open_run(directory, command: str, options: dict, episodes: Iterable[tuple[st
             diff = ", ".join(f"{k}: {m.options.get(k)!r} in the run, {options.get(k)!r} now"
                              for k in sorted(set(m.options) | set(options)) if m.options.get(k) != options.get(k))
             raise ManifestError(f"{directory} was started with other options ({diff[:300]})")
+        m.check_episodes(list(episodes))
         remove_stale_temps(directory)  # a killed write may have left its temporary file
         return m
     if _non_empty(directory):
@@ -261,5 +334,5 @@ def play_pending(manifest: RunManifest, fn: Callable[[Any], dict], task_of: Call
     return len(pending)
 
 
-__all__ = ["MANIFEST_NAME", "ManifestError", "EpisodeEntry", "RunManifest", "name_problem", "open_run", "play_pending",
-           "remove_own_files"]
+__all__ = ["MANIFEST_NAME", "MAX_LISTED", "ManifestError", "EpisodeEntry", "RunManifest", "name_problem", "open_run",
+           "play_pending", "remove_own_files", "value_sha256"]

@@ -121,7 +121,7 @@ def test_good_inputs_next_to_the_bad_ones_still_work(tmp_path):
     deepest = _run(tmp_path, {"f.txt": _chain(MAX_DEPTH - 1) + "\n"}, ["parse", "@f.txt", "--form", "sexpr"])
     assert deepest.exit_code == 0 and deepest.stdout.count("(believes") == MAX_DEPTH - 1, deepest.stderr[-300:]
     one_agent = runner.invoke(app, ["bench", "checker", "--agents", "1", "--events", "500", "--queries", "50",
-                                    "--no-progress"])
+                                    "--no-progress", "--json"])
     assert one_agent.exit_code == 0, one_agent.output[-500:]
     assert json.loads(one_agent.stdout.splitlines()[-1])["agents"] == 1
 

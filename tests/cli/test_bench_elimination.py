@@ -9,7 +9,7 @@ from belief.app.cli import app
 
 def test_bench_elimination_small():
     r = CliRunner().invoke(app, ["bench", "elimination", "--episodes", "1", "--seed", "3", "--queries", "20",
-                                 "--max-rounds", "4", "--no-progress"])
+                                 "--max-rounds", "4", "--no-progress", "--json"])
     assert r.exit_code == 0, r.output
     s = json.loads(r.output.strip().splitlines()[-1])
     assert set(s) >= {"episode_cpu_s", "knows_chain_ms", "possible_ms", "episode_cpu_s_max", "per_episode"}

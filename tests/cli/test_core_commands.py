@@ -75,7 +75,7 @@ def test_demo_bad_scenario_file_is_one_error_line(tmp_path):
 
 @pytest.mark.slow
 def test_bench_parse_prints_one_json_line():
-    r = belief("bench", "parse", "--facts", "2000")
+    r = belief("bench", "parse", "--facts", "2000", "--json")
     assert r.returncode == 0, r.stderr
     figures = json.loads(r.stdout.strip().splitlines()[-1])
     assert set(figures) == {"readable_facts_per_s", "sexpr_facts_per_s", "facts"} and figures["facts"] == 2000

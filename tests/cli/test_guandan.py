@@ -10,7 +10,7 @@ runner = CliRunner()
 
 
 def test_bench_guandan_json_has_the_shape_the_matchups_and_tom():
-    r = runner.invoke(app, ["bench", "guandan", "--games", "2", "--seed", "0", "--json", "--no-progress"])
+    r = runner.invoke(app, ["bench", "guandan", "--episodes", "2", "--seed", "0", "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
     assert set(TOP_KEYS) <= set(last)
@@ -29,13 +29,13 @@ def test_bench_guandan_json_has_the_shape_the_matchups_and_tom():
 
 
 def test_bench_guandan_bad_pass_rule_is_one_line():
-    r = runner.invoke(app, ["bench", "guandan", "--games", "1", "--pass-rule", "sometimes"])
+    r = runner.invoke(app, ["bench", "guandan", "--episodes", "1", "--pass-rule", "sometimes"])
     assert r.exit_code != 0 and r.stderr.startswith("error: --pass-rule must be one of free, must_beat")
     assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_bench_guandan_moves_prints_the_goal():
-    r = runner.invoke(app, ["bench", "guandan-moves", "--hands", "20", "--repeat", "1"])
+    r = runner.invoke(app, ["bench", "guandan-moves", "--hands", "20", "--repeat", "1", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["hands"] == 20 and out["goal_ms"] == 5.0 and out["median_ms"] <= out["max_ms"]

@@ -34,7 +34,7 @@ def test_run_hanabi_old_games_flag_still_works_but_is_hidden():
 
 
 def test_bench_hanabi_json_has_the_one_shape_and_every_kind():
-    r = runner.invoke(app, ["bench", "hanabi", "--players", "3", "--games", "2", "--seed", "3", "--agents",
+    r = runner.invoke(app, ["bench", "hanabi", "--players", "3", "--episodes", "2", "--seed", "3", "--agents",
                             "conventional,hintless", "--tom-games", "1", "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
@@ -47,5 +47,5 @@ def test_bench_hanabi_json_has_the_one_shape_and_every_kind():
 
 
 def test_bench_hanabi_refuses_six_players():
-    r = runner.invoke(app, ["bench", "hanabi", "--players", "6", "--games", "1"])
+    r = runner.invoke(app, ["bench", "hanabi", "--players", "6", "--episodes", "1"])
     assert r.exit_code == 2 and r.stderr.startswith("error:") and "--players" in r.stderr

@@ -1,4 +1,4 @@
-"""`belief bench capture|escape|coordqa`: the one JSON shape, the ToM table beside trivial answerers."""
+"""`belief bench capture|escape|coordqa`: the one JSON shape (with --json), the ToM table beside trivial answerers."""
 import json
 
 from typer.testing import CliRunner
@@ -14,7 +14,7 @@ def _json(args):
 
 
 def test_bench_escape_compares_belief_with_greedy_and_shows_trivial_answerers():
-    d = _json(["bench", "escape", "--episodes", "3", "--seed", "0", "--no-progress"])
+    d = _json(["bench", "escape", "--episodes", "3", "--seed", "0", "--no-progress", "--json"])
     validate_bench(d)
     assert set(d["by_agent"]) == {"belief", "baseline"} and d["extra"]["rules"] == "source"
     table = d["extra"]["tom"]["belief"]
@@ -23,7 +23,7 @@ def test_bench_escape_compares_belief_with_greedy_and_shows_trivial_answerers():
 
 
 def test_bench_coordqa_prints_each_answerer_per_category():
-    d = _json(["bench", "coordqa", "--game", "capture", "--episodes", "2", "--states", "3", "--no-progress"])
+    d = _json(["bench", "coordqa", "--game", "capture", "--episodes", "2", "--states", "3", "--no-progress", "--json"])
     validate_bench(d)
     assert {"belief", "random", "majority", "single_agent"} <= set(d["by_agent"])
     assert set(d["metrics"]) == {"EC", "ToM", "JP"}

@@ -102,10 +102,10 @@ def test_resume_refuses_a_manifest_naming_files_that_are_not_the_runs(run_dir, t
 
 @pytest.mark.parametrize("manifest, phrase", [
     ("[" * 100_000, "unreadable manifest: invalid JSON: nested too deeply"),
-    ('{"format": "belief-run", "version": 1, "episodes": [{"seed": ' + "9" * 5000 + "}]}",
+    ('{"format": "belief-run", "version": 2, "episodes": [{"seed": ' + "9" * 5000 + "}]}",
      "an integer of 5000 digits"),
     ("{half", "unreadable manifest: invalid JSON"),
-    ('{"format": "belief-run", "version": 1, "command": "run bomb", "options": {}, "episodes": [{"name": "x", '
+    ('{"format": "belief-run", "version": 2, "command": "run bomb", "options": {}, "episodes": [{"name": "x", '
      '"seed": "3", "status": "done"}]}', "malformed manifest"),
 ])
 def test_a_corrupt_manifest_is_one_error_on_resume_and_cleared_by_force(run_dir, manifest, phrase):

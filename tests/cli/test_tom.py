@@ -65,7 +65,7 @@ def test_errors_are_clear():
 
 def test_bench_checker_small():
     r = runner.invoke(app, ["bench", "checker", "--agents", "4", "--rooms", "2", "--depth", "3", "--events", "500",
-                            "--queries", "500", "--seed", "3"])
+                            "--queries", "500", "--seed", "3", "--json"])
     assert r.exit_code == 0, r.output
     s = last_json(r.output)
     assert set(s) >= {"build_s", "queries_per_s", "total_s", "peak_mb"}
@@ -84,9 +84,9 @@ def test_bench_online_small():
 
 
 def test_subprocess_last_line_is_json(tmp_path):
-    """Through a pipe (not a terminal): nothing but the table and the JSON line on stdout."""
+    """Through a pipe (not a terminal), with --json: nothing but the JSON line on stdout."""
     p = subprocess.run([sys.executable, "-c", "from belief.app.cli import main; main()", "bench", "checker",
-                        "--events", "300", "--queries", "300", "--rooms", "1"],
+                        "--events", "300", "--queries", "300", "--rooms", "1", "--json"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert len(p.stdout.strip().splitlines()) == 1

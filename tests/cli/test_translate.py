@@ -49,8 +49,12 @@ def test_misbehaving_endpoint_gives_one_line_error(runner):
                                 "--model", "fake", "--attempts", "2", "x"])
         assert srv.count == 2
     assert r.exit_code == 1
+    assert r.stdout == ""  # stdout carries facts only: the rejected attempts are diagnostics, on stderr
     err = r.stderr.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: no valid update after 2 attempt(s)")
+    errors = [line for line in err if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("error: no valid update after 2 attempt(s)")
+    assert [line for line in err if not line.startswith("error:")] and \
+        all(line.startswith("rejected: ") for line in err if not line.startswith("error:"))
     assert "Traceback" not in r.output
 
 

@@ -268,7 +268,7 @@ def test_cli_bench_json_has_llm_key_only_with_llm(fake):
     fake.responder = scripted_model
     base = ["bench", "transport", "--episodes-subset", "0", "--agents", "cobel,silent"]
     r = CliRunner().invoke(app, base + ["--llm", "--base-url", fake.base_url, "--model", "fake",
-                                        "--llm-parts", "predict"])
+                                        "--llm-parts", "predict", "--json"])
     assert r.exit_code == 0, r.output
     line = json.loads(r.stdout.strip().splitlines()[-1])
     assert line["extra"]["llm"]["requests"] == fake.count > 0 and set(line["by_agent"]) == {"cobel", "silent"}

@@ -257,7 +257,8 @@ def test_cli_bench_transport_last_line_is_json(tmp_path):
     from belief.app.cli import app
 
     res = CliRunner().invoke(app, ["bench", "transport", "--episodes-subset", "12,13", "--agents", "cobel,rhp",
-                                   "--planner", "greedy", "--workers", "1", "--plot", str(tmp_path / "p.png")])
+                                   "--planner", "greedy", "--workers", "1", "--plot", str(tmp_path / "p.png"),
+                                   "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output.strip().splitlines()[-1])
     assert data["episodes"] == 2 and set(data["by_agent"]) == {"cobel", "rhp"}

@@ -23,7 +23,8 @@ def test_bench_fills_the_store_to_each_size_and_times_new_writes(tmp_path):
 
 
 def test_bench_command_prints_one_json_line():
-    r = CliRunner().invoke(app, ["bench", "llm-cache", "--size", "10", "--size", "20", "--writes", "5", "--repeat", "1"])
+    r = CliRunner().invoke(app, ["bench", "llm-cache", "--size", "10", "--size", "20", "--writes", "5", "--repeat", "1",
+                                 "--json"])
     assert r.exit_code == 0, r.output
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1

@@ -1,0 +1,51 @@
+"""``belief bench bomb``: bomb_v0 agent teams on the same seeds, in the one benchmark JSON shape.
+
+Teams (:data:`TEAMS`): three belief agents (the headline), three planners, three random agents, and a mixed
+team (alpha belief, bravo planner, charlie random). Each episode is
+:func:`belief.app.runners.bomb.run_episode` with its ToM questions asked and graded as ``belief run bomb``
+grades them (:func:`~belief.app.runners.bomb.question_rows`); per episode: score, rounds, valid action
+rate, completion and the ToM accuracy per level (``tom_<level>``). ``extra.tom`` holds each team's ToM table
+with the trivial answerers beside it (majority, "answer as yourself": :func:`belief.grading.trivial.tom_table`).
+"""
+
+from __future__ import annotations
+
+from belief.app.results.comparison import Metric, compare, share
+from belief.app.results.metrics import TOM
+from belief.grading.levels import LEVELS
+
+#: team name -> the kinds of alpha, bravo and charlie
+TEAMS = {"belief": ("belief",) * 3, "planner": ("planner",) * 3, "random": ("random",) * 3,
+         "mixed": ("belief", "planner", "random")}
+HEADLINE = "belief"
+METRICS = (Metric("score", True, "points"), Metric("rounds", None, "rounds"), share("valid_action_rate"),
+           share("completed")) + TOM
+
+
+def bench_episode(team: str, random_maps: bool, max_rounds: int, seed: int) -> dict:
+    """One episode of `team` (picklable with ``functools.partial``): its figures and its ToM rows."""
+    from belief.app.runners.bomb import accuracy, question_rows, run_episode, tom_rows
+
+    kinds = list(TEAMS[team])
+    m = run_episode(kinds, seed, random_maps=random_maps, max_rounds=max_rounds)
+    rows = question_rows(seed, kinds, m["_questions"], m["_answers"], m["_as_self"])
+    return {"seed": seed, "team": team, "score": m["score"], "max_score": m["max_score"], "rounds": m["rounds"],
+            "valid_action_rate": m["valid_action_rate"], "completed": float(bool(m["completed"])),
+            "questions": len(rows), **{f"tom_{lvl}": accuracy(rows, lvl) for lvl in LEVELS},
+            "tom_rows": tom_rows(rows, team)}
+
+
+def summarise(runs: dict, seed: int, random_maps: bool, max_rounds: int) -> dict:
+    """The benchmark JSON object of ``{team: [episode rows]}`` (see the module docstring)."""
+    from belief.grading.trivial import tom_table
+
+    tom = {team: tom_table([q for r in rows for q in r["tom_rows"]]) if any(r["tom_rows"] for r in rows) else None
+           for team, rows in runs.items()}
+    plain = {team: [{k: v for k, v in r.items() if k != "tom_rows"} for r in rows] for team, rows in runs.items()}
+    headline = HEADLINE if HEADLINE in plain else next(iter(plain))
+    extra = {"teams": {team: list(TEAMS[team]) for team in plain}, "random_maps": random_maps,
+             "max_rounds": max_rounds, "tom": tom}
+    return compare("bomb_v0", plain, METRICS, headline, seed=seed, extra=extra)
+
+
+__all__ = ["HEADLINE", "METRICS", "TEAMS", "bench_episode", "summarise"]
