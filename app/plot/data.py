@@ -27,6 +27,7 @@ from belief.files.json_input import load_json
 from belief.grading.report import LEVELS, graded_row, level_question
 
 ORDER_NAMES = dict(enumerate(LEVELS))  # 0 introspection, 1 first order, 2 second order
+SELECTED = "selected"  # the panel of the selected questions (no level)
 
 
 class ResultsError(BeliefError):
@@ -110,6 +111,8 @@ def _flat_row(q: dict, where: str, episode: dict | None) -> dict:
     if missing:
         raise ResultsError(f"{where}: question row lacks {', '.join(missing)}")
     kind = q.get("kind") or _kind_of(str(q.get("agent", "?")), episode)
+    if q.get("set") == "selected":  # a selected question (belief.envs.bomb.tom): no level; its own panel
+        return {"order": SELECTED, "template": str(q["template"]), "kind": kind, "correct": q["correct"] is True}
     # the level names the panel; an older row without it carried the level's index as "order"
     return {"order": _order(q["level"] if "level" in q else q["order"], where), "template": str(q["template"]), "kind": kind,
             "correct": q["correct"] is True}
@@ -129,11 +132,13 @@ def _questions(directory: Path, episodes: list[dict]) -> list[dict]:
     by_name = {e.get("episode"): e for e in episodes}
     if (directory / "questions.jsonl").exists():
         files = [directory / "questions.jsonl"]
-    else:
+    elif list(directory.glob("bomb_*.rows.jsonl")):  # the graded rows of each episode
+        files = sorted(directory.glob("bomb_*.rows.jsonl"))
+    else:  # an older layout: each episode's question rows (with their exact answer) and answers
         files = sorted(directory.glob("bomb_*.questions.jsonl"))
     rows = []
     for qpath in files:
-        seed_text = re.fullmatch(r"bomb_(\d+)\.questions\.jsonl", qpath.name)
+        seed_text = re.fullmatch(r"bomb_(\d+)\.(?:questions|rows)\.jsonl", qpath.name)
         file_episode = by_seed.get(int(seed_text.group(1))) if seed_text else None
         apath = qpath.with_name(qpath.name.replace(".questions.", ".answers."))
         answers = None

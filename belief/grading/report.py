@@ -158,7 +158,8 @@ def grade_trace(trace, questions: list[Question], answers, policy="strict-truthf
 # --- the three-level table (Table 2 of the study) over the general path ----------------------------
 @dataclass
 class Report:
-    """Per-level accuracy (a fraction) of graded rows; `unparseable` lists (id, answer) pairs, counted wrong."""
+    """Per-level accuracy (a fraction) of graded rows (rows of no level are left out); `unparseable` lists (id,
+    answer) pairs, counted wrong."""
 
     correct: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
     total: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
@@ -198,6 +199,8 @@ class Report:
         rep = cls(unknown_ids=list(unknown_ids))
         for r in rows:
             lvl = r["level"]
+            if lvl is None:  # a question of no level (a selected one): not in the three-level table
+                continue
             if lvl not in rep.total:
                 raise GradingError(f"question {r['id']}: unknown level {lvl!r}")
             rep.total[lvl] += 1
@@ -237,8 +240,10 @@ def level_question(d) -> Question:
 
 def grade(questions, answers) -> Report:
     """The per-level table of `answers` (dicts {id, answer} or id->text) to `questions` that carry their exact
-    answer (:func:`level_question`), graded by :func:`grade_questions`."""
-    rep = grade_questions(None, [level_question(q) for q in questions], answers)
+    answer (:func:`level_question`), graded by :func:`grade_questions`; questions of no level are left out (their
+    answers count among ``unknown_ids``)."""
+    levelled = [d for d in (q if isinstance(q, dict) else q.to_json() for q in questions) if d.get("level") is not None]
+    rep = grade_questions(None, [level_question(d) for d in levelled], answers)
     return Report.from_rows(rep.rows, rep.unknown_ids)
 
 

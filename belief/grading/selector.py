@@ -82,7 +82,7 @@ class Limits:
     #: cells examined per template at one time (a sample, in seeded order) before the best is picked
     examined: int = 24
     #: pseudo-questions of a balanced template that smooth the online choice
-    prior: float = 4.0
+    prior: float = 12.0
 
 
 @dataclass
@@ -134,23 +134,46 @@ def _definite(v: object) -> bool:
     return v is not None and not is_marker(v)
 
 
-def phenomena(truth: GroundTruth, q: Question, gold: Optional[str] = None) -> tuple[str, ...]:
+_SECRET: dict[int, tuple[int, bool]] = {}  # id(trace events) -> (events scanned, any secret perception)
+
+
+def _any_secret(truth: GroundTruth) -> bool:
+    """Does any event of the trace so far have a secret perceiver (a peek, an overheard message)?"""
+    events = truth.events
+    key = id(truth.trace)
+    done, found = _SECRET.get(key, (0, False))
+    if not found and done < len(events):
+        found = any(getattr(events[i], "secret", None) for i in range(done, len(events)))
+        if len(_SECRET) > 64:
+            _SECRET.clear()
+        _SECRET[key] = (len(events), found)
+    return found
+
+
+def phenomena(truth: GroundTruth, q: Question, gold: Optional[str] = None,
+              shortcuts: Optional[Mapping[str, Optional[str]]] = None) -> tuple[str, ...]:
     """Every named phenomenon (:data:`PHENOMENA`) that holds of ``q`` (a value / knows / aware question), in
-    the order of :data:`PHENOMENA`."""
+    the order of :data:`PHENOMENA`. ``shortcuts`` (the panel's answers to ``q``, when known) saves asking the
+    checker again for the chain's last agent alone."""
     assert q.fluent is not None
     gold = gold_answer(truth, q) if gold is None else gold
     at = _at(truth, q)
     f = q.fluent
     real = truth.reality(f, at)
-    prov = truth.lookup(q.chain, f, at) if q.chain else None
-    held = prov is not None and _definite(prov.value)
     yes_no = q.kind != "value"
+    # the update that gave the chain its value: asked only where a message or a change could make it count
+    told = any(p.how == HOW_TOLD for p in truth.updates_of(f, -1, at))
+    changed = truth.changed_between(f, -1, at)
+    prov = truth.lookup(q.chain, f, at) if q.chain and (told or (changed and gold == NO and yes_no)) else None
+    held = prov is not None and _definite(prov.value)
+    kind = "value" if q.kind == "value" else "knows"
     out = []
-    for a in dict.fromkeys(q.chain):
-        p = truth.lookup((a,), f, at)
-        if p is not None and p.event is not None and a in (getattr(p.event, "secret", None) or ()):
-            out.append("secret_observation")
-            break
+    if q.chain and _any_secret(truth):
+        for a in dict.fromkeys(q.chain):
+            p = truth.lookup((a,), f, at)
+            if p is not None and p.event is not None and a in (getattr(p.event, "secret", None) or ()):
+                out.append("secret_observation")
+                break
     rules = truth.constraints
     if yes_no and gold == YES and q.chain and rules is not None and rules.constrained(f):
         last = truth.lookup(q.chain[-1:], f, at)
@@ -160,9 +183,10 @@ def phenomena(truth: GroundTruth, q: Question, gold: Optional[str] = None) -> tu
     if prov is not None and prov.how == HOW_TOLD and held and (gold == YES if yes_no else True):
         out.append("message_borne")
     if len(q.chain) >= 2:
-        kind = "value" if q.kind == "value" else "knows"
-        firsts = {checker_answer(truth, kind, c, f, at, q.values) for c in (q.chain[:1], q.chain[-1:])}
-        if firsts != {gold}:
+        alone = shortcuts.get("depth_collapse") if shortcuts is not None else None
+        if alone is None:
+            alone = checker_answer(truth, kind, q.chain[-1:], f, at, q.values)
+        if alone != gold or checker_answer(truth, kind, q.chain[:1], f, at, q.values) != gold:
             out.append("divergent_second_order")
     if yes_no and gold == NO and held and prov is not None and truth.changed_between(f, prov.t, at):
         out.append("missed_change")
@@ -253,16 +277,23 @@ class Selector:
         self._count = 0
 
     def _evaluate(self, truth: GroundTruth, panel: Panel, cell: Cell) -> Optional[Candidate]:
+        """The cell as a candidate (None: not asked, or no ToM needed). Its phenomena are found here only when
+        every shortcut answers it right (they decide whether it is a candidate), else once it is picked."""
         template = self.template(cell)
         q = _question(cell, "", template)
-        gold = gold_answer(truth, q)
-        if q.kind == "value" and gold in (UNKNOWN,):
+        gold = checker_answer(truth, q.kind, q.chain, q.fluent, cell.time, q.values)
+        if q.kind == "value" and gold == UNKNOWN:
             return None
         answers = panel.answers(q)
-        names = phenomena(truth, q, gold)
-        c = Candidate(replace(q, phenomenon=names[0] if names else None), gold,
-                      {s: answers.get(s) for s in self.names}, names)
-        return c if needs_tom(c) else None
+        c = Candidate(q, gold, {s: answers.get(s) for s in self.names})
+        if all(_same(answers.get(s), gold) for s in QUESTION_SHORTCUTS):
+            self._name(truth, c)
+            return c if c.phenomena else None
+        return c
+
+    def _name(self, truth: GroundTruth, c: Candidate) -> None:
+        c.phenomena = phenomena(truth, c.question, c.gold, c.shortcuts)
+        c.question = replace(c.question, phenomenon=c.phenomena[0] if c.phenomena else None)
 
     def tally(self, template: str) -> _Tally:
         t = self._tally.get(template)
@@ -270,9 +301,11 @@ class Selector:
             t = self._tally[template] = _Tally(self.names)
         return t
 
-    def offer(self, truth: GroundTruth, cells: Iterable[Cell], panel: Optional[Panel] = None) -> list[Question]:
+    def offer(self, truth: GroundTruth, cells: Iterable[Cell], panel: Optional[Panel] = None) -> list[Candidate]:
         """Pick questions among ``cells`` (all at times the trace so far covers; ``truth`` is its checker) and
-        return them with their ids (their gold is the checker's: :func:`gold_answer`)."""
+        return them, each with its id, gold answer (the checker's: :func:`gold_answer`) and the panel's answers.
+        A world may reword a picked candidate's question (its ``text``, its ``id``) in place: :meth:`finish`
+        returns the same objects."""
         panel = panel if panel is not None else Panel(truth, self.extra)
         cells = list(cells)
         if not cells:
@@ -301,10 +334,12 @@ class Selector:
                     break
                 pool.remove(best)
                 self._count += 1
+                if best.question.phenomenon is None and not best.phenomena:
+                    self._name(truth, best)
                 best.question = replace(best.question, id=f"{self.prefix}{self._count}")
                 tally.add(best)
                 self.picked.append(best)
-                out.append(best.question)
+                out.append(best)
         return out
 
     def finish(self) -> list[Candidate]:

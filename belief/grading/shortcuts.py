@@ -29,10 +29,10 @@ from collections import Counter, defaultdict
 from typing import Callable, Iterable, Mapping, Optional
 
 from belief.grading.questions import GIVEN, NO, UNKNOWN, YES, Question, checker_answer
-from belief.truth.checker import check
 from belief.truth.ground import GroundTruth
 from belief.truth.index import OPAQUE, UNSURE, is_marker
 from belief.truth.trace import Action, Effect, Possible, Trace
+from belief.truth.tracker import Tracker
 
 #: the panel every question set gets, in the order tables show it (a world may add its own)
 SHORTCUTS = ("majority", "reality", "as_self", "depth_collapse", "public_record")
@@ -64,22 +64,17 @@ def _public_update(p, everyone: set) -> bool:
     return True
 
 
-def public_trace(truth: GroundTruth) -> tuple[Trace, list[int]]:
-    """The public trace of ``truth``'s trace and, per public event, the time of the global event it comes from.
-
-    Every group update that every agent of the trace perceived (no secret observer, inattentive agent,
-    condition) becomes an event every agent sees: a definite value an ``action`` effect, a possible change a
-    ``possible`` event; an observation whose value the trace does not name takes the real value at its time.
-    The meta keeps the world's rules (``constraints``), so the public record eliminates as the world does."""
+def _public_events(truth: GroundTruth, start: int, end: int) -> list[tuple[int, object]]:
+    """``(time, event)`` of the public trace for the global updates with ``start < t <= end`` (see
+    :func:`public_trace`), in order of time."""
     everyone = set(truth.agents)
     by_time: dict[int, list] = defaultdict(list)
     for f in sorted(truth.fluents(), key=lambda f: tuple(map(str, f))):
-        for p in truth.updates_of(f):
+        for p in truth.updates_of(f, start, end):
             if _public_update(p, everyone):
                 by_time[p.t].append((f, p.value))
     agents = tuple(truth.agents)
-    events: list = []
-    times: list[int] = []
+    out: list[tuple[int, object]] = []
     for t in sorted(by_time):
         effects, unsure = [], []
         for f, v in by_time[t]:
@@ -92,39 +87,65 @@ def public_trace(truth: GroundTruth) -> tuple[Trace, list[int]]:
                 continue
             effects.append(Effect(predicate=f[0], subject=f[1:], value=v))
         if unsure:
-            events.append(Possible(observers=agents, fluents=tuple(unsure)))
-            times.append(t)
+            out.append((t, Possible(observers=agents, fluents=tuple(unsure))))
         if effects:
-            events.append(Action(name="public", effects=tuple(effects), visible_to=agents))
-            times.append(t)
-    if not events:  # nothing public: the agents are still named (every question of theirs reads "unknown")
-        events.append(Action(name="public", visible_to=agents))
-        times.append(-1)
-    meta = dict(getattr(truth.trace, "meta", None) or {})
-    rules = {k: meta[k] for k in ("constraints",) if k in meta}
-    return Trace(events, meta=rules), times
+            out.append((t, Action(name="public", effects=tuple(effects), visible_to=agents)))
+    return out
+
+
+def _rules(truth: GroundTruth) -> dict:
+    meta = getattr(truth.trace, "meta", None) or {}
+    return {k: meta[k] for k in ("constraints",) if k in meta}
+
+
+def public_trace(truth: GroundTruth) -> tuple[Trace, list[int]]:
+    """The public trace of ``truth``'s trace and, per public event, the time of the global event it comes from.
+
+    Every group update that every agent of the trace perceived (no secret observer, inattentive agent,
+    condition) becomes an event every agent sees: a definite value an ``action`` effect, a possible change a
+    ``possible`` event; an observation whose value the trace does not name takes the real value at its time.
+    The meta keeps the world's rules (``constraints``), so the public record eliminates as the world does."""
+    pairs = _public_events(truth, -1, truth.end)
+    return Trace([e for _, e in pairs], meta=_rules(truth)), [t for t, _ in pairs]
 
 
 class Panel:
-    """The per-question shortcuts of one trace (see the module docstring); ``extra`` adds a world's own."""
+    """The per-question shortcuts of one trace (see the module docstring); ``extra`` adds a world's own.
+
+    A world that asks as its trace grows keeps one panel and :meth:`advance` s it to each new truth (the
+    checker of the trace so far): the public record is extended with the new public updates, never rebuilt."""
 
     def __init__(self, truth: GroundTruth, extra: Optional[Mapping[str, Answerer]] = None):
         self.truth = truth
         self.extra = dict(extra or {})
-        self._public: Optional[tuple[GroundTruth, list[int], frozenset]] = None
+        self._tracker: Optional[Tracker] = None
+        self._times: list[int] = []
+        self._upto = -1
+        self._cached: Optional[tuple[GroundTruth, list[int], frozenset]] = None
 
     @property
     def names(self) -> tuple[str, ...]:
         return QUESTION_SHORTCUTS + tuple(self.extra)
 
+    def advance(self, truth: GroundTruth) -> None:
+        """Follow the trace as it grows: ``truth`` is the checker of a longer prefix of the same trace."""
+        self.truth = truth
+
     def public(self) -> tuple[GroundTruth, list[int], frozenset]:
-        """The checker on the public trace, the global time of each of its events and its fluents (built
-        once)."""
-        if self._public is None:
-            trace, times = public_trace(self.truth)
-            truth = check(trace)
-            self._public = (truth, times, frozenset(truth.fluents()))
-        return self._public
+        """The checker on the public trace so far, the global time of each of its events and its fluents."""
+        if self._tracker is None:
+            self._tracker = Tracker(meta=_rules(self.truth))
+            self._tracker.append(Action(name="public", visible_to=tuple(self.truth.agents)))
+            self._times.append(-1)
+        end = self.truth.end
+        if end > self._upto or self._cached is None:
+            for t, ev in _public_events(self.truth, self._upto, end):
+                self._tracker.append(ev, renumber=True)
+                self._times.append(t)
+            self._upto = max(end, self._upto)
+            truth = self._tracker.truth()
+            self._cached = (truth, self._times, frozenset(truth.fluents()))
+        return self._cached
 
     def _at(self, q: Question) -> int:
         return self.truth.end if q.time == "end" else q.time

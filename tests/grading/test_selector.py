@@ -166,5 +166,5 @@ def test_elimination_hand_worked():
     sel = Selector()
     asked = sel.offer(truth, [Cell(truth.end, "knows", ("A",), ("colour", "c1")),
                               Cell(truth.end, "value", ("A",), ("colour", "c1"))])
-    assert [q.kind for q in asked] == ["knows"]  # the value question's gold is "unknown": never asked
+    assert [c.question.kind for c in asked] == ["knows"]  # the value question's gold is "unknown": never asked
     assert sel.finish() == []  # one "yes" alone is no balanced template: the trim drops it
