@@ -281,7 +281,7 @@ class Selector:
         every shortcut answers it right (they decide whether it is a candidate), else once it is picked."""
         template = self.template(cell)
         q = _question(cell, "", template)
-        gold = checker_answer(truth, q.kind, q.chain, q.fluent, cell.time, q.values)
+        gold = checker_answer(truth, q.kind, q.chain, cell.fluent, cell.time, q.values)
         if q.kind == "value" and gold == UNKNOWN:
             return None
         answers = panel.answers(q)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Union
 
 from belief.grading.questions import GIVEN, NO, UNKNOWN, YES, Question, checker_answer
 from belief.truth.ground import GroundTruth
@@ -64,7 +64,7 @@ def _public_update(p, everyone: set) -> bool:
     return True
 
 
-def _public_events(truth: GroundTruth, start: int, end: int) -> list[tuple[int, object]]:
+def _public_events(truth: GroundTruth, start: int, end: int) -> list[tuple[int, Union[Action, Possible]]]:
     """``(time, event)`` of the public trace for the global updates with ``start < t <= end`` (see
     :func:`public_trace`), in order of time."""
     everyone = set(truth.agents)
@@ -74,7 +74,7 @@ def _public_events(truth: GroundTruth, start: int, end: int) -> list[tuple[int, 
             if _public_update(p, everyone):
                 by_time[p.t].append((f, p.value))
     agents = tuple(truth.agents)
-    out: list[tuple[int, object]] = []
+    out: list[tuple[int, Union[Action, Possible]]] = []
     for t in sorted(by_time):
         effects, unsure = [], []
         for f, v in by_time[t]:
