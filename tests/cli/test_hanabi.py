@@ -43,7 +43,11 @@ def test_bench_hanabi_json_has_the_one_shape_and_every_kind():
     assert last["headline"] == "conventional" and set(last["diff_vs"]) == {"hintless"}
     assert set(last["diff_vs"]["hintless"]["score"]) == {"mean", "ci95", "ordering", "n"}
     tom = last["extra"]["tom"]["conventional"]
-    assert {"majority", "public_record", "as_self", "checker", "conventional"} <= set(tom["answerers"])
+    assert {"majority", "reality", "as_self", "depth_collapse", "public_record", "hint_record",
+            "conventional"} <= set(tom["answerers"])
+    assert tom["headline"] == "conventional" and "hint_record" in tom["trivial"]
+    for entry in tom["by_type"].values():  # every template: n, gold balance, the best shortcut, the margin
+        assert entry["n"] > 0 and entry["best_shortcut"] in tom["trivial"] and "margin" in entry
 
 
 def test_bench_hanabi_refuses_six_players():
