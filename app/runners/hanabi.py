@@ -8,7 +8,7 @@ from belief.agents.hanabi.belief import HanabiBeliefAgent
 from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.tom import SelectedSet, is_move, label, move_questions
+from belief.envs.hanabi.tom import SelectedSet, card_question, is_move, label, move_questions
 from belief.errors import BeliefError
 from belief.grading.report import grade, read_answer
 from belief.grading.shortcuts import QUESTION_SHORTCUTS
@@ -23,6 +23,7 @@ class HanabiConfig:
     ask: bool = True            # ToM questions after every move (the three levels)
     players: int = 2
     tom_set: bool = False       # the selected set (belief.envs.hanabi.tom.SelectedSet) with the shortcut panel
+    files: bool = False         # return the game's files (trace, questions, answers) as ``_files``
 
 
 def make_agents(kind: str, players) -> dict:
@@ -37,7 +38,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     e = hanabi_v0.raw_env(seed=seed, players=config.players)
     agents = make_agents(config.agents, e.possible_agents)
     qs, answers, fed = [], [], 0
-    sampler, tom_qs, tom_said = SelectedSet(e.trace.meta, seed), [], []
+    sampler, tom_qs, tom_said, tom_texts = SelectedSet(e.trace.meta, seed), [], [], []
 
     def update():
         nonlocal fed
@@ -54,7 +55,8 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
                 for q in sampler.feed(ev):
                     tom_qs.append(q)
                     # the one reader reads the player's free text, as `belief grade` would
-                    tom_said.append(read_answer(q.question, agents[q.asked].answer(q.public())))
+                    tom_texts.append(agents[q.asked].answer(q.public()))
+                    tom_said.append(read_answer(q.question, tom_texts[-1]))
 
     update()
     while not all(e.terminations.values()):
@@ -65,9 +67,16 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     out.update({"seed": seed, "agents": config.agents, "players": config.players, "questions": len(qs)})
     if config.ask:
         out.update(grade(label(e.trace, qs), answers).level_figures())
+    kept = sampler.kept() if config.tom_set else set()
     if config.tom_set:
-        kept = sampler.kept()
         out["tom_rows"] = tom_rows([(q, a) for q, a in zip(tom_qs, tom_said) if q.id in kept], config.agents, seed)
+    if config.files:
+        from belief.app.runners.episode_files import episode_texts
+
+        selected = [(q, a) for q, a in zip(tom_qs, tom_texts) if q.id in kept]
+        general = [card_question(q) for q in label(e.trace, qs)] + [q.question for q, _ in selected]
+        said = answers + [{"id": q.id, "agent": q.asked, "answer": a} for q, a in selected]
+        out["_files"] = episode_texts(f"hanabi_{seed}", e.trace, general, said)
     if keep_trace:
         out["_trace"] = e.trace
     return out
