@@ -58,7 +58,8 @@ from belief.errors import TraceError
 from belief.grading import questions as model
 from belief.grading.levels import LEVELS, level_chain
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, Selector, chains
+from belief.envs.base.selected import SelectedQuestion, SelectedStream
+from belief.grading.selector import Cell, Limits, chains
 from belief.grading.shortcuts import Panel
 
 TEMPLATES = ("contents", "changed", "just_defused", "sequence")
@@ -178,43 +179,6 @@ class Question(LabelledQuestion):
         return d
 
 
-@dataclass
-class SelectedQuestion:
-    """A question of the selected set: the general question, asked of ``asked`` after ``turn``."""
-
-    id: str
-    t: int
-    turn: int
-    round: int
-    asked: str
-    question: model.Question
-    gold: str
-    shortcuts: dict = field(default_factory=dict)
-    set: str = "selected"
-
-    @property
-    def template(self) -> str:
-        return str(self.question.template)
-
-    @property
-    def text(self) -> str:
-        return str(self.question.text)
-
-    @property
-    def level(self) -> Optional[str]:
-        return None
-
-    def general(self) -> model.Question:
-        return self.question
-
-    def public(self) -> dict:
-        return {"id": self.id, "t": self.t, "turn": self.turn, "asked": self.asked, "text": self.text,
-                "set": self.set, "question": self.question.to_json()}
-
-    def to_json(self) -> dict:
-        return {**self.public(), "round": self.round, "gold": self.gold, "shortcuts": dict(self.shortcuts)}
-
-
 AnyQuestion = Union[Question, SelectedQuestion]
 
 
@@ -272,10 +236,10 @@ class QuestionStream:
         self.probes = probes
         self.tracker = Tracker(meta=meta)  # the global trace so far, checked as it comes (never re-checked)
         self._open: Optional[tuple] = None  # (turn, action event) awaiting completion
-        self.selector: Optional[Selector] = (Selector(limits=LIMITS, seed=f"bomb:{self.seed}", prefix="s",
-                                                      template=selected_template) if selected else None)
+        self.selected: Optional[SelectedStream] = (
+            SelectedStream(meta, seed=f"bomb:{self.seed}", limits=LIMITS, template=selected_template,
+                           tracker=self.tracker) if selected else None)
         self.panel: Optional[Panel] = None
-        self._kept: Optional[set] = None
 
     @property
     def events(self):
@@ -300,11 +264,7 @@ class QuestionStream:
     def kept(self) -> Optional[set]:
         """The ids of the selected questions the balance keeps (None without a selected set); call once the
         trace is complete (after :meth:`flush`)."""
-        if self.selector is None:
-            return None
-        if self._kept is None:
-            self._kept = {c.question.id for c in self.selector.finish()}
-        return self._kept
+        return None if self.selected is None else self.selected.kept()
 
     def cells(self, at: int, asked: str) -> list[Cell]:
         """The selected set's cells after a turn of ``asked``: every chain of 1 to 4 agents but ``asked`` alone,
@@ -318,7 +278,9 @@ class QuestionStream:
         turn, act, last = self._open
         self._open = None
         truth = self.tracker.truth()  # the truth of the events up to ``last``: the turn's last one
-        if self.panel is None:
+        if self.selected is not None:
+            self.panel = self.selected.panel_for(truth)
+        elif self.panel is None:
             self.panel = Panel(truth)
         self.panel.advance(truth)
         at = last
@@ -342,11 +304,8 @@ class QuestionStream:
             tpl = rng.choice(present)
             subj = rng.choice([s for t, s in options if t == tpl])
             out += self._three(truth, "probe", turn, rnd, asked, target, tpl, subj, "", at)
-        if self.selector is not None:
-            for c in self.selector.offer(truth, self.cells(at, asked), self.panel):
-                q = c.question = replace(c.question, id=f"q{turn}-{c.question.id}", text=render(c.question, PHRASING))
-                out.append(SelectedQuestion(id=q.id, t=at, turn=turn, round=rnd, asked=asked, question=q,
-                                            gold=c.gold, shortcuts=dict(c.shortcuts)))
+        if self.selected is not None:
+            out += self.selected.ask(self.cells(at, asked), turn, asked, PHRASING, round=rnd)
         return out
 
     def _three(self, truth, qset, turn, rnd, asked, target, template, subject, variant, at):

@@ -31,7 +31,7 @@ from their own record (:func:`belief.grading.questions.private_answer`).
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
@@ -42,9 +42,8 @@ from belief.envs.hanabi.world import COLOURS, RANKS
 from belief.grading import questions as model
 from belief.grading.levels import LEVELS, level_chain
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, Selector, chains
-from belief.grading.shortcuts import Panel
-from belief.truth.tracker import Tracker
+from belief.envs.base.selected import SelectedQuestion, SelectedStream
+from belief.grading.selector import Cell, Limits, chains
 
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
 
@@ -209,36 +208,6 @@ def hint_record_answer(hinted: HintKnowledge):
     return answer
 
 
-@dataclass
-class SelectedQuestion:
-    """A question of the selected set: the general question, asked of ``asked`` after ``turn``, with its gold
-    and the panel's answers (``hint_record`` among them)."""
-
-    id: str
-    t: int
-    turn: int
-    asked: str
-    question: model.Question
-    gold: str
-    shortcuts: dict = field(default_factory=dict)
-
-    @property
-    def template(self) -> str:
-        return str(self.question.template)
-
-    @property
-    def text(self) -> str:
-        return str(self.question.text)
-
-    def public(self) -> dict:
-        """What the asked player is shown: the general question (no gold, no shortcuts)."""
-        return {"id": self.id, "t": self.t, "turn": self.turn, "asked": self.asked, "text": self.text,
-                "question": self.question.to_json()}
-
-    def to_json(self) -> dict:
-        return {**self.public(), "gold": self.gold, "shortcuts": dict(self.shortcuts)}
-
-
 class SelectedSet:
     """The selected set of a hanabi_v0 trace, fed one event at a time (the runner asks the players as the game
     goes): ``feed(event)`` returns the questions picked after a move, :meth:`kept` the ids the balance keeps
@@ -246,43 +215,27 @@ class SelectedSet:
 
     def __init__(self, meta: dict, seed=None):
         self.seed = meta.get("seed") if seed is None else seed
-        self.tracker = Tracker(meta=meta)  # the global trace so far, checked as it comes
         self.hinted = HintKnowledge()
-        self.selector = Selector(limits=LIMITS, seed=f"hanabi:{self.seed}", prefix="s", template=selected_template,
-                                 extra={"hint_record": hint_record_answer(self.hinted)})
-        self.panel: Optional[Panel] = None
-        self._kept: Optional[set] = None
+        self.stream = SelectedStream(meta, seed=f"hanabi:{self.seed}", limits=LIMITS, template=selected_template,
+                                     extra={"hint_record": hint_record_answer(self.hinted)})
 
     def feed(self, ev) -> list[SelectedQuestion]:
-        ev = self.tracker.append(ev, renumber=True)
+        ev = self.stream.feed(ev)
         if is_hint_event(ev):
             self.hinted.apply_hint(ev.params)
         if not is_move(ev):
             return []
         p = ev.params
         asked, turn, hands = p["player"], int(p["turn"]), p["hands"]
-        truth = self.tracker.truth()
-        if self.panel is None:
-            self.panel = Panel(truth, self.selector.extra)
-        self.panel.advance(truth)
-        players = list(hands)
         cards = [int(k) for hand in hands.values() for k in hand]
         cells = [Cell(ev.t, "knows" if len(c) == 1 else "aware", c, f, agent=asked)
-                 for c in chains(players, DEPTH) if c != (asked,)
+                 for c in chains(list(hands), DEPTH) if c != (asked,)
                  for k in cards for f in (f_colour(k), f_rank(k))]
-        words = phrasing(hands)
-        out = []
-        for c in self.selector.offer(truth, cells, self.panel):
-            q = c.question = replace(c.question, id=f"t{turn}-{c.question.id}", text=render(c.question, words))
-            out.append(SelectedQuestion(id=q.id, t=ev.t, turn=turn, asked=asked, question=q, gold=c.gold,
-                                        shortcuts=dict(c.shortcuts)))
-        return out
+        return self.stream.ask(cells, turn, asked, phrasing(hands), id_prefix="t")
 
     def kept(self) -> set:
         """The ids of the questions the balance keeps (call once the game is over)."""
-        if self._kept is None:
-            self._kept = {c.question.id for c in self.selector.finish()}
-        return self._kept
+        return self.stream.kept()
 
 
 def selected_questions(trace, seed=None) -> list[SelectedQuestion]:
