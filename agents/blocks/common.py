@@ -13,6 +13,8 @@ from belief.envs.blocks.tom import answer as question_answer
 from belief.envs.blocks.tom import chain_of, question_fluent
 from belief.envs.blocks.text import remove_action
 from belief.envs.blocks.world import AGENTS, Cell, resting_on
+from belief.grading.questions import NO, YES, private_answer, question_from_dict
+from belief.grading.render import say
 from belief.truth.index import is_marker
 
 
@@ -80,7 +82,14 @@ class BlocksAgent(BlocksPlayer):
 
     def answer(self, q: dict) -> str:
         """Yes when the chain holds a definite value of the fact in this record (no one lies here, so a
-        definite belief is knowledge) or the checker grants the knowledge on the record."""
+        definite belief is knowledge) or the checker grants the knowledge on the record; a question of the
+        general model (``q["question"]``: the selected set) is answered the same way
+        (:func:`belief.grading.questions.private_answer`)."""
+        if "question" in q:
+            general = question_from_dict(q["question"])[0]
+            yes = (self.held(general.chain, general.fluent) is not None
+                   or private_answer(self.truth, general) == YES)
+            return say(general, YES if yes else NO)
         chain = chain_of(q)
         yes = self.held(chain, question_fluent(q["template"], q["subject"])) is not None or question_answer(self.truth, q)
         return ("Yes. " if yes else "No. ") + ("I think so: " if yes else "I do not think so: ") + q["text"]

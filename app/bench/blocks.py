@@ -3,10 +3,11 @@
 Every agent kind plays the same seeds (:func:`belief.app.runners.blocks.play_episode`); the headline
 (``belief`` when played) is compared with each other kind by paired differences
 (:func:`belief.app.results.comparison.compare`). ``extra`` holds the rules and slip played, success per task
-family, and per kind the ToM table (:func:`belief.grading.trivial.tom_table`): each question's gold from
-the checker on the global trace, the agents' answers (the checker on their private traces), and the trivial
-answerers ``majority``, ``as_self`` and ``public_record`` beside them; a type a trivial answerer gets
-more than 80% right is marked ``"tom": false``.
+family, and per kind the ToM table (:func:`belief.grading.trivial.tom_table`) of the level questions and the
+selected set (:class:`belief.envs.blocks.tom.SelectedSet`): each question's gold from the checker on the
+global trace, the agents' answers (the checker on their private traces, read by the one reader), every
+shortcut of the kernel's panel beside them, the best one, ``tom`` (best shortcut at most 0.65) and the
+agents' paired margin over it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def summarize(runs: dict, seed: int, *, rules: str, slip, preferred: str = "beli
         qs = [row for r in rs for row in r.get("tom_rows", ())]
         if qs:
             qs = [{**row, "answers": {"checker": row["gold"], **row["answers"]}} for row in qs]
-            tom[k] = tom_table(qs)
+            tom[k] = tom_table(qs, headline=k)
     extra = {"rules": rules, "slip": slip,
              "success_by_family": {k: {f: {"rate": sum(v) / len(v), "episodes": len(v)} for f, v in sorted(fs.items())}
                                    for k, fs in by_family.items()},

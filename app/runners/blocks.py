@@ -13,10 +13,13 @@ from belief.agents.protocol import Agent
 from belief.app.runners.feed import QuestionFeed
 from belief.envs.blocks import environment as blocks_v0
 from belief.envs.blocks.world import DEFAULT_RULES
+from belief.envs.base.selected import SelectedQuestion
 from belief.envs.blocks.tom import answer as exact_answer
-from belief.envs.blocks.tom import is_move, move_questions, trivial_answers
+from belief.envs.blocks.tom import SelectedSet, is_move, move_questions, question_fluent
 from belief.errors import BeliefError
-from belief.grading.report import grade
+from belief.grading.questions import Question, gold_answer
+from belief.grading.report import grade, read_answer
+from belief.grading.shortcuts import Panel
 from belief.truth.checker import check
 
 #: ``silent`` never speaks nor fixes a block; ``baseline`` is its old name
@@ -31,7 +34,7 @@ class BlocksConfig:
     max_rounds: Optional[int] = None
     ask: bool = True                # ToM questions after every move
     rules: str = DEFAULT_RULES
-    tom_rows: bool = False          # return every question as a ToM-table row (type, gold, answers)
+    tom_rows: bool = False          # ask the selected set too and return every question as a ToM-table row
 
 
 def make_agent(kind: str, name: str, task) -> Agent:
@@ -46,19 +49,29 @@ def make_agent(kind: str, name: str, task) -> Agent:
     raise BeliefError(f"unknown blocks agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
 
 
-def _yes(text: str) -> str:
-    return "yes" if str(text).strip().lower().startswith("yes") else "no"
+def level_general(q) -> Question:
+    """A level question (:class:`belief.envs.blocks.tom.BlocksQuestion`) as a question of the general model."""
+    chain = tuple(q.chain)
+    return Question(id=q.id, kind="aware" if len(chain) > 1 else "knows", chain=chain,
+                    fluent=question_fluent(q.template, q.subject), time=q.t, agent=q.asked, level=q.level,
+                    template=q.type, text=q.text)
 
 
 def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -> dict:
-    """One seeded episode: success, timesteps, workload balance, and the ToM accuracy of the agents' answers."""
+    """One seeded episode: success, timesteps, workload balance, and the ToM accuracy of the agents' answers;
+    with ``tom_rows`` also every question as a ToM-table row (the level questions and the selected set, each
+    beside the kernel's panel of shortcuts)."""
     e = blocks_v0.raw_env(seed=seed, family=config.family, slip=config.slip, max_rounds=config.max_rounds,
                           rules=config.rules)
     agents = {a: make_agent(config.agents, a, e.task) for a in e.possible_agents}
     answering = config.ask and config.agents != "oracle"
-    update = QuestionFeed(e, agents, lambda ev: move_questions(ev, e.trace.meta, seed)
-                          if answering and is_move(ev) else ())
-    qs = update.asked
+    selected = SelectedSet(e.trace.meta, seed) if answering and config.tom_rows else None
+
+    def questions_of(ev) -> list:
+        out = list(move_questions(ev, e.trace.meta, seed)) if answering and is_move(ev) else []
+        return out + (selected.feed(ev) if selected is not None else [])
+
+    update = QuestionFeed(e, agents, questions_of)
     update()
     while e.agents and not all(e.terminations[a] or e.truncations[a] for a in e.agents):
         name = e.agent_selection
@@ -68,6 +81,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
             e.say(facts)
         e.step(action)
         update()
+    qs = [q for q in update.asked if not isinstance(q, SelectedQuestion)]
     out = e.metrics()
     out.update({"seed": seed, "agents": config.agents, "questions": len(qs)})
     if answering:
@@ -77,12 +91,15 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
             q.answer = exact_answer(truth, q, q.t)
         out.update(grade(qs, answers).level_figures())
         if config.tom_rows:
-            given = {a["id"]: _yes(a["answer"]) for a in answers}
-            out["tom_rows"] = [{"type": q.type, "gold": "yes" if q.answer else "no",
-                                "answers": {config.agents: given[q.id],
-                                            **{k: "yes" if v else "no"
-                                               for k, v in trivial_answers(e.trace, truth, q).items()}}}
-                               for q in qs]
+            assert selected is not None
+            panel = Panel(truth)
+            kept = selected.kept()
+            asked = [(level_general(q), q.type) for q in qs]
+            asked += [(q.question, q.template) for q in update.asked
+                      if isinstance(q, SelectedQuestion) and q.id in kept]
+            out["tom_rows"] = [{"type": kind, "gold": gold_answer(truth, g), "episode": seed,
+                                "answers": {config.agents: read_answer(g, update.given[g.id]), **panel.answers(g)}}
+                               for g, kind in asked]
     if keep_trace:
         out["_trace"] = e.trace
     return out

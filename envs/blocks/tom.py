@@ -12,6 +12,13 @@ F is drawn by seed among
 
 Pure: the same trace gives the same questions and answers (one checker run per trace).
 
+The **selected set** (:class:`SelectedSet`, the ToM table of ``belief bench blocks``) is the kernel's selector
+(:mod:`belief.grading.selector`) on this world's cells: after every move, "Does X know F?" and "Is X aware that
+Y knows [that ...] F?" (chains of 1 to 4 builders, never the mover alone) on every goal cell's target colour
+and every builder's count of every colour, asked of the mover, kept where the gold differs from a shortcut of
+the panel or shows a named phenomenon, and balanced per template (``knows/target``, ``knows/inventory``,
+``aware/target``, ``aware/inventory``) once the episode is over.
+
 In this world every move is public and every private look is witnessed, so ``K(X, you)`` equals
 ``K(you)`` by construction (the first form answers exactly as introspection does); ``K(you, X)`` does not.
 Two trivial answerers are scored beside every answer (:func:`trivial_answers`): ``as_self`` (answer about
@@ -28,9 +35,12 @@ from typing import Optional
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import X_KNOWS_YOU_KNOW, TurnQuestion, knowledge_question
 from belief.envs.blocks.events import f_inventory, f_target
+from belief.envs.base.selected import SelectedQuestion, SelectedStream
 from belief.envs.blocks.world import rules_of
 from belief.envs.blocks.world import AGENTS, cell_text
 from belief.grading.levels import LEVELS, level_chain
+from belief.grading.render import Phrasing, render
+from belief.grading.selector import Cell, Limits, chains
 
 TEMPLATES = ("target", "inventory")
 #: the two second-order forms: X knows that you know F, you know that X knows F
@@ -149,6 +159,61 @@ def questions(trace, seed=None) -> list[BlocksQuestion]:
                                    lambda ev: move_questions(ev, trace.meta, seed), answer)
 
 
-__all__ = ["BlocksQuestion", "FORMS", "LEVELS", "TEMPLATES", "answer", "chain_of", "level_chain", "question_fluent",
+#: the deepest chain of the selected questions
+DEPTH = 4
+#: the selected set's balance: two questions per template and move, from 32 cells examined
+LIMITS = Limits(per_time=2, examined=32)
+
+
+def selected_template(cell: Cell) -> str:
+    """``knows/target``, ``knows/inventory`` (a chain of one builder), ``aware/target``, ``aware/inventory``."""
+    return f"{'knows' if len(cell.chain) == 1 else 'aware'}/{cell.fluent[0]}"
+
+
+def _cell_of(name: str) -> tuple:
+    return tuple(int(x) for x in name.split("_")[1:])
+
+
+def phrasing() -> Phrasing:
+    """The builders' names and the facts of this world ("which colour the goal wants at (x, y, z)", "how many
+    red blocks Bob holds", "you hold" when asked of that builder)."""
+    def fact_for(you):
+        def fact(fluent: tuple, values) -> str:
+            if fluent[0] == "target":
+                return f"which colour the goal wants at {cell_text(_cell_of(fluent[1]))}"
+            return fact_words("inventory", [fluent[1], fluent[2]], you or "")
+        return fact
+
+    return Phrasing(fact=fact_for(None), special=lambda q: render(q, Phrasing(fact=fact_for(q.agent))))
+
+
+class SelectedSet:
+    """The selected set of a blocks_v0 trace, fed one event at a time (the runner asks the builders as the
+    episode goes): ``feed(event)`` returns the questions picked after a move, :meth:`kept` the ids the balance
+    keeps once it is over. Pure: the same trace gives the same questions."""
+
+    def __init__(self, meta: dict, seed=None):
+        self.seed = meta.get("seed") if seed is None else seed
+        task = meta["task"]
+        self.cells = sorted(tuple(g[:3]) for goal in task["goals"].values() for g in goal)
+        self.colours = rules_of(task.get("rules", "project")).colours
+        self.stream = SelectedStream(meta, seed=f"blocks:{self.seed}", limits=LIMITS, template=selected_template)
+        self.words = phrasing()
+
+    def feed(self, ev) -> list[SelectedQuestion]:
+        ev = self.stream.feed(ev)
+        if not is_move(ev):
+            return []
+        asked, turn = ev.params["player"], int(ev.params["turn"])
+        fluents = [f_target(c) for c in self.cells] + [f_inventory(a, col) for a in AGENTS for col in self.colours]
+        cells = [Cell(ev.t, "knows" if len(c) == 1 else "aware", c, f, agent=asked)
+                 for c in chains(AGENTS, DEPTH) if c != (asked,) for f in fluents]
+        return self.stream.ask(cells, turn, asked, self.words, id_prefix="s")
+
+    def kept(self) -> set:
+        return self.stream.kept()
+
+
+__all__ = ["SelectedSet", "selected_template", "phrasing", "BlocksQuestion", "FORMS", "LEVELS", "TEMPLATES", "answer", "chain_of", "level_chain", "question_fluent",
            "question_text", "is_move", "move_questions", "label", "questions", "fact_owner", "said_to",
            "trivial_answers"]

@@ -34,10 +34,14 @@ def test_self_reflection_repairs_slips():
 def test_episode_is_a_pure_function_with_graded_answers():
     a = play_episode(BlocksConfig("belief", tom_rows=True), 4)
     assert a == play_episode(BlocksConfig("belief", tom_rows=True), 4)
-    assert a["questions"] == sum(a["tom_total"].values()) == len(a["tom_rows"]) > 0
+    levels = [r for r in a["tom_rows"] if "/" in r["type"] and r["type"].split("/")[0] in
+              ("introspection", "first_order", "second_order")]
+    assert a["questions"] == sum(a["tom_total"].values()) == len(levels) > 0
+    assert len(a["tom_rows"]) > len(levels)  # and the selected set
     assert 0 <= a["balance"] <= 0.5 and a["balance_norm"] <= 1.0 + 1e-9
     row = a["tom_rows"][0]
-    assert set(row["answers"]) == {"belief", "as_self", "public_record"} and row["gold"] in ("yes", "no")
+    assert set(row["answers"]) == {"belief", "reality", "as_self", "depth_collapse", "public_record"}
+    assert row["gold"] in ("yes", "no")
 
 
 def test_the_agent_tells_only_what_the_partner_lacks():

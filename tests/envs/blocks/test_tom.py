@@ -103,3 +103,27 @@ def test_told_facts_are_on_the_public_record():
     assert said_to(e.trace, "bob", f_target(A1), len(e.trace)) and not said_to(e.trace, "bob", f_target(A0), len(e.trace))
     assert fact_owner(e.trace.meta, "target", list(A1)) == "alice"
     assert fact_owner(e.trace.meta, "inventory", ["bob", "red"]) == "bob"
+
+
+def test_selected_set_gold_is_the_checkers_and_balanced():
+    """The selected set of a played episode: each gold asked of the checker directly (knows_chain on the
+    question's chain and fluent at its time), every template within the selector's limits."""
+    from belief.app.runners.blocks import BlocksConfig, play_episode
+    from belief.envs.blocks.tom import SelectedSet
+
+    trace = play_episode(BlocksConfig("belief", tom_rows=True), 2, keep_trace=True)["_trace"]
+    sampler = SelectedSet(trace.meta)
+    asked = [q for ev in trace for q in sampler.feed(ev)]
+    kept = [q for q in asked if q.id in sampler.kept()]
+    assert kept and {q.template for q in kept} <= {"knows/target", "knows/inventory", "aware/target",
+                                                   "aware/inventory"}
+    truth = check(trace)
+    for q in kept:
+        g = q.question
+        assert q.gold == ("yes" if truth.knows_chain(g.chain, g.fluent, q.t) else "no")
+        assert g.chain != (q.asked,) and q.text.endswith("?")
+    for template in {q.template for q in kept}:
+        mine = [q for q in kept if q.template == template]
+        assert max(Counter(q.gold for q in mine).values()) <= 0.6 * len(mine)
+        for s in ("reality", "as_self", "depth_collapse", "public_record"):
+            assert sum(q.shortcuts[s] == q.gold for q in mine) <= 0.6 * len(mine)

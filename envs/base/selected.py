@@ -1,0 +1,107 @@
+"""The selected questions of a world (:mod:`belief.grading.selector`), asked as its trace grows: one question
+type and one stream for every world that asks where ToM is needed.
+
+A world feeds :class:`SelectedStream` its global trace event by event (``feed``) and, at the times it asks
+(after a move, a turn), its *cells* (``ask``): the stream keeps the checker of the trace so far and one panel
+of shortcuts, picks the questions with the selector, words them with the world's phrasing and returns them as
+:class:`SelectedQuestion` s (the general question, the asked agent, the gold, the shortcuts' answers); once the
+trace is complete, :meth:`SelectedStream.kept` gives the ids the balance keeps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Mapping, Optional
+
+from belief.grading import questions as model
+from belief.grading.render import Phrasing, render
+from belief.grading.selector import Cell, Limits, Selector, template_of
+from belief.grading.shortcuts import Answerer, Panel
+from belief.truth.tracker import Tracker
+
+
+@dataclass
+class SelectedQuestion:
+    """A selected question: the general question, asked of ``asked`` after event ``t`` (the world's ``turn`` and
+    ``round``), with its gold and every shortcut's answer."""
+
+    id: str
+    t: int
+    turn: int
+    asked: str
+    question: model.Question
+    gold: str
+    shortcuts: dict = field(default_factory=dict)
+    round: int = 0
+    set: str = "selected"
+
+    @property
+    def template(self) -> str:
+        return str(self.question.template)
+
+    @property
+    def text(self) -> str:
+        return str(self.question.text)
+
+    @property
+    def level(self) -> Optional[str]:
+        return None
+
+    def general(self) -> model.Question:
+        return self.question
+
+    def public(self) -> dict:
+        """What the asked agent is shown: the general question (no gold, no shortcuts)."""
+        return {"id": self.id, "t": self.t, "turn": self.turn, "asked": self.asked, "text": self.text,
+                "set": self.set, "question": self.question.to_json()}
+
+    def to_json(self) -> dict:
+        return {**self.public(), "round": self.round, "gold": self.gold, "shortcuts": dict(self.shortcuts)}
+
+
+class SelectedStream:
+    """The selector on a trace that grows (see the module docstring). ``template`` names a cell's template,
+    ``extra`` adds the world's own shortcuts, ``limits`` the balance; ``tracker`` shares a world's own tracker
+    of the global trace (else the stream keeps one, fed by :meth:`feed`)."""
+
+    def __init__(self, meta: dict, *, seed: object, limits: Limits = Limits(), prefix: str = "s",
+                 template: Callable[[Cell], str] = template_of, extra: Optional[Mapping[str, Answerer]] = None,
+                 tracker: Optional[Tracker] = None):
+        self.tracker = tracker if tracker is not None else Tracker(meta=meta)
+        self.selector = Selector(limits=limits, seed=seed, prefix=prefix, template=template, extra=extra)
+        self.panel: Optional[Panel] = None
+        self._kept: Optional[set] = None
+
+    def feed(self, ev):
+        """Append one event of the global trace (renumbered); returns it as stored."""
+        return self.tracker.append(ev, renumber=True)
+
+    def panel_for(self, truth) -> Panel:
+        """The stream's one panel of shortcuts, advanced to ``truth`` (the checker of the trace so far): a world
+        that scores its other questions too shares it (one public record)."""
+        if self.panel is None:
+            self.panel = Panel(truth, self.selector.extra)
+        self.panel.advance(truth)
+        return self.panel
+
+    def ask(self, cells: Iterable[Cell], turn: int, asked: str, phrasing: Phrasing, round: int = 0,
+            id_prefix: str = "q") -> list[SelectedQuestion]:
+        """The questions picked among ``cells`` (all at the trace's last event), worded by ``phrasing``."""
+        truth = self.tracker.truth()
+        panel = self.panel_for(truth)
+        out = []
+        for c in self.selector.offer(truth, cells, panel):
+            q = c.question = replace(c.question, id=f"{id_prefix}{turn}-{c.question.id}",
+                                     text=render(c.question, phrasing))
+            out.append(SelectedQuestion(id=q.id, t=int(q.time), turn=turn, asked=asked, question=q, gold=c.gold,
+                                        shortcuts=dict(c.shortcuts), round=round))
+        return out
+
+    def kept(self) -> set:
+        """The ids of the questions the balance keeps (call once the trace is complete)."""
+        if self._kept is None:
+            self._kept = {c.question.id for c in self.selector.finish()}
+        return self._kept
+
+
+__all__ = ["SelectedQuestion", "SelectedStream"]
