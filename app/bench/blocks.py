@@ -13,7 +13,7 @@ agents' paired margin over it.
 from __future__ import annotations
 
 from belief.app.results.comparison import Metric, compare, headline_of, share
-from belief.grading.trivial import tom_table
+from belief.grading.trivial import TRIVIAL_ANSWERERS, tom_table
 
 METRICS = (share("success"), Metric("timesteps", False, "actions (source rules) or rounds (project rules)"),
            Metric("balance", True, "gamma", (0.0, 0.5)), share("balance_norm"),
@@ -40,7 +40,7 @@ def summarize(runs: dict, seed: int, *, rules: str, slip, preferred: str = "beli
         qs = [row for r in rs for row in r.get("tom_rows", ())]
         if qs:
             qs = [{**row, "answers": {"checker": row["gold"], **row["answers"]}} for row in qs]
-            tom[k] = tom_table(qs, headline=k)
+            tom[k] = tom_table(qs, (*TRIVIAL_ANSWERERS, "own_or_told"), headline=k)
     extra = {"rules": rules, "slip": slip,
              "success_by_family": {k: {f: {"rate": sum(v) / len(v), "episodes": len(v)} for f, v in sorted(fs.items())}
                                    for k, fs in by_family.items()},

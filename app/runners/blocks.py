@@ -15,7 +15,7 @@ from belief.envs.blocks import environment as blocks_v0
 from belief.envs.blocks.world import DEFAULT_RULES
 from belief.envs.base.selected import SelectedQuestion
 from belief.envs.blocks.tom import answer as exact_answer
-from belief.envs.blocks.tom import SelectedSet, is_move, move_questions, question_fluent
+from belief.envs.blocks.tom import SelectedSet, is_move, move_questions, own_or_told_answer, question_fluent
 from belief.errors import BeliefError
 from belief.grading.questions import Question, gold_answer
 from belief.grading.report import grade, read_answer
@@ -92,7 +92,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
         out.update(grade(qs, answers).level_figures())
         if config.tom_rows:
             assert selected is not None
-            panel = Panel(truth)
+            panel = Panel(truth, {"own_or_told": own_or_told_answer(e.trace)})
             kept = selected.kept()
             asked = [(level_general(q), q.type) for q in qs]
             asked += [(q.question, q.template) for q in update.asked

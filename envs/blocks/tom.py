@@ -16,8 +16,9 @@ The **selected set** (:class:`SelectedSet`, the ToM table of ``belief bench bloc
 (:mod:`belief.grading.selector`) on this world's cells: after every move, "Does X know F?" and "Is X aware that
 Y knows [that ...] F?" (chains of 1 to 4 builders, never the mover alone) on every goal cell's target colour
 and every builder's count of every colour, asked of the mover, kept where the gold differs from a shortcut of
-the panel or shows a named phenomenon, and balanced per template (``knows/target``, ``knows/inventory``,
-``aware/target``, ``aware/inventory``) once the episode is over.
+the panel (and this world's own ``own_or_told``: :func:`own_or_told_answer`) or shows a named phenomenon, and
+balanced per template (``knows/target``, ``knows/inventory``, ``aware/target``, ``aware/inventory``) once the
+episode is over.
 
 In this world every move is public and every private look is witnessed, so ``K(X, you)`` equals
 ``K(you)`` by construction (the first form answers exactly as introspection does); ``K(you, X)`` does not.
@@ -41,6 +42,7 @@ from belief.envs.blocks.world import AGENTS, cell_text
 from belief.grading.levels import LEVELS, level_chain
 from belief.grading.render import Phrasing, render
 from belief.grading.selector import Cell, Limits, chains
+from belief.truth.tracker import Tracker
 
 TEMPLATES = ("target", "inventory")
 #: the two second-order forms: X knows that you know F, you know that X knows F
@@ -165,6 +167,25 @@ DEPTH = 4
 LIMITS = Limits(per_time=2, examined=32)
 
 
+def own_or_told_answer(trace):
+    """This world's own shortcut (``own_or_told``): "does X (know that Y knows ...) F?" is yes iff F is the
+    chain's last builder's own fact (its goal cell, its count) or was said to it in a message before the
+    question; the rule a reader of who owns what and who was told what applies, without modelling anyone's
+    observations. ``trace`` is the global trace (it may still grow)."""
+    def answer(q) -> str:
+        assert q.fluent is not None
+        pred, last = q.fluent[0], q.chain[-1]
+        if pred == "inventory":
+            owner = q.fluent[1]
+        else:
+            cell = [int(x) for x in q.fluent[1].split("_")[1:]]
+            owner = next((a for a, goal in trace.meta["task"]["goals"].items()
+                          if any(list(g[:3]) == cell for g in goal)), None)
+        at = len(trace) if q.time == "end" else int(q.time) + 1
+        return "yes" if owner == last or said_to(trace, last, tuple(q.fluent), at) else "no"
+    return answer
+
+
 def selected_template(cell: Cell) -> str:
     """``knows/target``, ``knows/inventory`` (a chain of one builder), ``aware/target``, ``aware/inventory``."""
     return f"{'knows' if len(cell.chain) == 1 else 'aware'}/{cell.fluent[0]}"
@@ -197,7 +218,9 @@ class SelectedSet:
         task = meta["task"]
         self.cells = sorted(tuple(g[:3]) for goal in task["goals"].values() for g in goal)
         self.colours = rules_of(task.get("rules", "project")).colours
-        self.stream = SelectedStream(meta, seed=f"blocks:{self.seed}", limits=LIMITS, template=selected_template)
+        tracker = Tracker(meta=meta)  # the global trace so far, which the world's own shortcut reads too
+        self.stream = SelectedStream(meta, seed=f"blocks:{self.seed}", limits=LIMITS, template=selected_template,
+                                     extra={"own_or_told": own_or_told_answer(tracker.trace)}, tracker=tracker)
         self.words = phrasing()
 
     def feed(self, ev) -> list[SelectedQuestion]:
@@ -214,6 +237,6 @@ class SelectedSet:
         return self.stream.kept()
 
 
-__all__ = ["SelectedSet", "selected_template", "phrasing", "BlocksQuestion", "FORMS", "LEVELS", "TEMPLATES", "answer", "chain_of", "level_chain", "question_fluent",
+__all__ = ["SelectedSet", "selected_template", "phrasing", "own_or_told_answer", "BlocksQuestion", "FORMS", "LEVELS", "TEMPLATES", "answer", "chain_of", "level_chain", "question_fluent",
            "question_text", "is_move", "move_questions", "label", "questions", "fact_owner", "said_to",
            "trivial_answers"]

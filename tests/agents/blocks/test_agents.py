@@ -40,7 +40,7 @@ def test_episode_is_a_pure_function_with_graded_answers():
     assert len(a["tom_rows"]) > len(levels)  # and the selected set
     assert 0 <= a["balance"] <= 0.5 and a["balance_norm"] <= 1.0 + 1e-9
     row = a["tom_rows"][0]
-    assert set(row["answers"]) == {"belief", "reality", "as_self", "depth_collapse", "public_record"}
+    assert set(row["answers"]) == {"belief", "reality", "as_self", "depth_collapse", "public_record", "own_or_told"}
     assert row["gold"] in ("yes", "no")
 
 

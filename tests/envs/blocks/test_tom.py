@@ -125,5 +125,22 @@ def test_selected_set_gold_is_the_checkers_and_balanced():
     for template in {q.template for q in kept}:
         mine = [q for q in kept if q.template == template]
         assert max(Counter(q.gold for q in mine).values()) <= 0.6 * len(mine)
-        for s in ("reality", "as_self", "depth_collapse", "public_record"):
+        for s in ("reality", "as_self", "depth_collapse", "public_record", "own_or_told"):
             assert sum(q.shortcuts[s] == q.gold for q in mine) <= 0.6 * len(mine)
+
+
+def test_own_or_told_hand_worked():
+    """The world's own shortcut: a builder knows its own goal cells and what it was told, nothing else."""
+    from belief.envs.blocks.tom import own_or_told_answer
+    from belief.grading.questions import Question
+
+    e = env()
+    e.step(MESSAGE)
+    answer = own_or_told_answer(e.trace)
+    goals = e.trace.meta["task"]["goals"]
+    mine = tuple(goals["alice"][0][:3])
+    ask = lambda chain: Question(id="q", kind="knows", chain=chain, fluent=f_target(mine), time="end")  # noqa: E731
+    assert answer(ask(("alice",))) == "yes"
+    told = said_to(e.trace, "bob", f_target(mine), len(e.trace))
+    assert answer(ask(("bob",))) == ("yes" if told else "no")
+    assert answer(ask(("bob", "alice"))) == "yes"  # the chain's last builder owns it
