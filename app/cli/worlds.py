@@ -57,13 +57,16 @@ def run_blocks(
                                          "slips (default: the rules', 0 for source, 0.1 for project)"),
     max_rounds: int = typer.Option(30, "--max-rounds", min=1, help="rounds before an episode is cut off"),
     rules: str = typer.Option("source", "--rules", help="source (the paper's rules) | project (the earlier variant)"),
-    out_dir: Optional[Path] = run_options.out(),
+    out_dir: Optional[Path] = run_options.out("write episodes.jsonl, summary.json and, per episode, "
+                                              "blocks_<seed>.trace|questions|answers.jsonl (belief grade "
+                                              "regrades them) into DIR"),
     force: bool = run_options.FORCE,
     as_json: bool = run_options.JSON,
     pool: dict = None,
 ):
     """COBLOCK episodes: success rate, timesteps, workload balance (raw and normalised), ToM accuracy."""
     from belief.app.runners.blocks import BlocksConfig
+    from belief.app.runners.episode_files import file_names, write_episode_files
     from belief.envs.blocks.world import RULES
     from belief.envs.blocks.tasks import FAMILIES
 
@@ -72,11 +75,19 @@ def run_blocks(
         fail(f"--rules must be one of {', '.join(RULES)} (got {rules!r})")
     if family is not None and family not in FAMILIES:
         fail(f"--family must be one of {', '.join(FAMILIES)} (got {family!r})")
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
+    per_episode = [n for s in seeds for n in file_names(f"blocks_{s}").values()] if agents != "oracle" else []
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES + tuple(per_episode), force)
     config = lambda kind: partial(blocks_episode, BlocksConfig(agents=kind, family=family, slip=slip,
-                                                                  max_rounds=max_rounds, rules=rules))
+                                                                  max_rounds=max_rounds, rules=rules,
+                                                                  files=out_dir is not None and kind == agents))
     runs = play_kinds(config, agents, vs, seeds, "blocks", pool)
+    if out_dir is not None:
+        write_episode_files(out_dir, runs[agents])
+    for rows in runs.values():
+        for r in rows:
+            r.pop("_files", None)
+    files = {n: p for n, p in files.items() if n in run_options.AGGREGATE_FILES}
     by_family = {}
     for r in runs[agents]:
         by_family.setdefault(r["family"], []).append(r["success"])

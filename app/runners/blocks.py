@@ -35,6 +35,7 @@ class BlocksConfig:
     ask: bool = True                # ToM questions after every move
     rules: str = DEFAULT_RULES
     tom_rows: bool = False          # ask the selected set too and return every question as a ToM-table row
+    files: bool = False             # return the episode's files (trace, questions, answers) as ``_files``
 
 
 def make_agent(kind: str, name: str, task) -> Agent:
@@ -65,7 +66,7 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
                           rules=config.rules)
     agents = {a: make_agent(config.agents, a, e.task) for a in e.possible_agents}
     answering = config.ask and config.agents != "oracle"
-    selected = SelectedSet(e.trace.meta, seed) if answering and config.tom_rows else None
+    selected = SelectedSet(e.trace.meta, seed) if answering and (config.tom_rows or config.files) else None
 
     def questions_of(ev) -> list:
         out = list(move_questions(ev, e.trace.meta, seed)) if answering and is_move(ev) else []
@@ -90,13 +91,17 @@ def play_episode(config: BlocksConfig, seed: int, *, keep_trace: bool = False) -
         for q in qs:
             q.answer = exact_answer(truth, q, q.t)
         out.update(grade(qs, answers).level_figures())
+        kept = selected.kept() if selected is not None else set()
+        asked = [(level_general(q), q.type) for q in qs]
+        asked += [(q.question, q.template) for q in update.asked if isinstance(q, SelectedQuestion) and q.id in kept]
+        if config.files:
+            from belief.app.runners.episode_files import episode_texts
+
+            out["_files"] = episode_texts(f"blocks_{seed}", e.trace, [g for g, _ in asked],
+                                          [{"id": g.id, "agent": g.agent, "answer": update.given[g.id]}
+                                           for g, _ in asked])
         if config.tom_rows:
-            assert selected is not None
             panel = Panel(truth, {"own_or_told": own_or_told_answer(e.trace)})
-            kept = selected.kept()
-            asked = [(level_general(q), q.type) for q in qs]
-            asked += [(q.question, q.template) for q in update.asked
-                      if isinstance(q, SelectedQuestion) and q.id in kept]
             out["tom_rows"] = [{"type": kind, "gold": gold_answer(truth, g), "episode": seed,
                                 "answers": {config.agents: read_answer(g, update.given[g.id]), **panel.answers(g)}}
                                for g, kind in asked]

@@ -53,3 +53,16 @@ def test_bench_blocks_is_the_one_shape_with_trivial_answerers_beside_every_tom_s
 def test_bench_blocks_bad_rules_is_one_error_line():
     r = runner.invoke(app, ["bench", "blocks", "--episodes", "1", "--rules", "minecraft", "--no-progress"])
     assert r.exit_code == 2 and r.stderr.startswith("error: --rules") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_run_blocks_out_writes_each_episode_in_the_grading_format(tmp_path):
+    r = runner.invoke(app, ["run", "blocks", "--episodes", "1", "--seed", "3", "--out", str(tmp_path), "--json",
+                            "--no-progress"])
+    assert r.exit_code == 0, r.output
+    stem = tmp_path / "blocks_3"
+    g = runner.invoke(app, ["grade", f"{stem}.trace.jsonl", f"{stem}.answers.jsonl", "--questions",
+                            f"{stem}.questions.jsonl", "--json"])
+    assert g.exit_code == 0, g.output
+    s = json.loads(g.stdout.strip().splitlines()[-1])
+    questions = (tmp_path / "blocks_3.questions.jsonl").read_text().splitlines()
+    assert s["questions"] == len(questions) > 0 and not s["unknown_ids"] and s["missing"] == 0
