@@ -91,7 +91,7 @@ class Constraints:
     ``colour`` would bind each fluent to ever longer ones); a TraceError names the declaration."""
 
     def __init__(self, decls: Iterable[dict] = ()):
-        if isinstance(decls, (str, bytes, dict)) or not isinstance(decls, Iterable):
+        if not isinstance(decls, (list, tuple)):
             raise TraceError("constraints must be a list of JSON objects (see docs/logic.md, 'Knowledge by elimination')")
         self.decls = []
         for i, d in enumerate(decls):
@@ -525,8 +525,6 @@ def constraints_of(trace, given=None) -> Constraints:
         return given
     if given is None:
         given = (getattr(trace, "meta", None) or {}).get("constraints") or ()
-    if not isinstance(given, (list, tuple)) or not all(isinstance(d, dict) for d in given):
-        raise TraceError("constraints must be a list of JSON objects (see docs/logic.md, 'Knowledge by elimination')")
     return Constraints(given)
 
 
