@@ -178,6 +178,7 @@ def observation_limit(events: int) -> int:
 
 
 _MISSING = object()
+_NO_CHAPTER = (None, None)
 
 
 class _Undo:
@@ -187,8 +188,7 @@ class _Undo:
     values by event) when the event is refused, so applying an event that is taken costs almost nothing
     more. One per builder, emptied for each event."""
 
-    __slots__ = ("e", "n_agents", "n_fluents", "seq", "observations", "last_chapter", "chapter", "rooms", "loc",
-                 "occ", "fluent_room", "container_room", "wrote")
+    __slots__ = ("e", "marks", "chapter", "wrote", "rooms", "loc", "occ", "fluent_room", "container_room")
 
     def __init__(self):
         self.rooms: list = []      # rooms the event added
@@ -197,32 +197,23 @@ class _Undo:
         self.fluent_room: dict = {}
         self.container_room: dict = {}
 
-    def start(self, b: "IndexBuilder", e: int, chapter) -> None:
-        self.e, self.wrote = e, False  # wrote: a real value was recorded (set_real)
-        self.n_agents, self.n_fluents, self.seq = len(b.agents), len(b.index), b.seq
-        self.observations, self.last_chapter = b.observations, b.last_chapter
-        ch = b.chapters.get(chapter) if chapter is not None else None
-        self.chapter = (chapter, None if ch is None else (set(ch.participants), dict(ch.exit_rank)))
+    @staticmethod
+    def chapter_of(b: "IndexBuilder", chapter) -> tuple:
+        ch = b.chapters.get(chapter)
+        return chapter, None if ch is None else (set(ch.participants), dict(ch.exit_rank))
 
     def clear(self) -> None:
         """Empty what the event saved (after it was taken or undone)."""
-        if self.loc:
-            self.loc.clear()
-        if self.occ:
-            self.occ.clear()
-        if self.fluent_room:
-            self.fluent_room.clear()
-        if self.container_room:
-            self.container_room.clear()
-        if self.rooms:
-            self.rooms.clear()
+        for d in (self.loc, self.occ, self.fluent_room, self.container_room, self.rooms):
+            d.clear()
 
     def undo(self, b: "IndexBuilder") -> None:
-        while len(b.index) > self.n_fluents:  # fluents met first in this event: the last ones in
+        n_agents, n_fluents, seq, observations, last_chapter = self.marks
+        while len(b.index) > n_fluents:  # fluents met first in this event: the last ones in
             b.index.popitem()
-        if b.seq != self.seq or self.wrote:  # updates were written before the refusal: cut them back
+        if b.seq != seq or self.wrote:  # updates were written before the refusal: cut them back
             for f, idx in b.index.items():
-                _cut(idx, self.seq, self.e, b.ids)
+                _cut(idx, seq, self.e, b.ids)
                 if idx.real_v:
                     b.reality[f] = idx.real_v[-1]
                 else:
@@ -240,17 +231,17 @@ class _Undo:
             for k, old in saved.items():
                 _restore(d, k, old)
         b.rooms.difference_update(self.rooms)
-        for a in b.agents[self.n_agents:]:
+        for a in b.agents[n_agents:]:
             del b.aid[a]
             b.loc.pop(a, None)
-        del b.agents[self.n_agents:]
+        del b.agents[n_agents:]
         chapter, saved = self.chapter
         if chapter is not None:
             if saved is None:
                 b.chapters.pop(chapter, None)
             else:
                 b.chapters[chapter].participants, b.chapters[chapter].exit_rank = saved
-        b.seq, b.observations, b.last_chapter = self.seq, self.observations, self.last_chapter
+        b.seq, b.observations, b.last_chapter = seq, observations, last_chapter
 
 
 def _restore(d: dict, key, old) -> None:
@@ -372,28 +363,14 @@ class IndexBuilder:
         return r
 
     # -- what an applied event changes, saved before it is written (see _Undo) --
-    def _set_loc(self, agent: str, room: Optional[str]) -> None:
-        u = self._undo
-        if u is not None and agent not in u.loc:
-            u.loc[agent] = self.loc.get(agent, _MISSING)
-        self.loc[agent] = room
-
-    def _set_occ(self, room: str, mask: int) -> None:
-        u = self._undo
-        if u is not None and room not in u.occ:
-            u.occ[room] = self.occ.get(room, _MISSING)
-        self.occ[room] = mask
-
     def _add_room(self, room: str) -> None:
         if room not in self.rooms:
             if self._undo is not None:
                 self._undo.rooms.append(room)
             self.rooms.add(room)
 
-    def _set_container(self, container: str, room: str, *, keep: bool = False) -> str:
-        """Place ``container`` in ``room`` (``keep``: only if it has no room yet); its room."""
-        if keep and container in self.container_room:
-            return self.container_room[container]
+    def _set_container(self, container: str, room: str) -> str:
+        """Place ``container`` in ``room``; its room."""
         u = self._undo
         if u is not None and container not in u.container_room:
             u.container_room[container] = self.container_room.get(container, _MISSING)
@@ -559,8 +536,12 @@ class IndexBuilder:
         f = ("at", agent)
         ch = self.set_real(f, None, t, e, None)
         self.group(f, mask, None, t, e, HOW_SEEN, change=ch)
-        self._set_occ(room, mask & ~self.bit(agent))
-        self._set_loc(agent, None)
+        u = self._undo
+        if u is not None:  # (saved inline: leaving and entering are the commonest events)
+            u.loc.setdefault(agent, room)
+            u.occ.setdefault(room, mask)
+        self.occ[room] = mask & ~self.bit(agent)
+        self.loc[agent] = None
 
     # -- events --
     def run(self):
@@ -589,16 +570,20 @@ class IndexBuilder:
         """:meth:`step`, all or nothing: if the event is refused (a TraceError, or any error midway) the
         builder is put back as it was before, and the error raised. Costs what the event writes, not the
         replay's size: each dict entry the event writes is saved once, each index's lengths once."""
-        undo = self._undo = self._undo_record
-        undo.start(self, e, ev.chapter)
+        u = self._undo_record
+        u.e, u.wrote = e, False  # wrote: a real value was recorded (set_real)
+        u.marks = (len(self.agents), len(self.index), self.seq, self.observations, self.last_chapter)
+        u.chapter = _NO_CHAPTER if ev.chapter is None else u.chapter_of(self, ev.chapter)
+        self._undo = u
         try:
             self.step(ev, e)
         except BaseException:
-            undo.undo(self)
+            u.undo(self)
             raise
         finally:
             self._undo = None
-            undo.clear()
+            if u.loc or u.occ or u.fluent_room or u.container_room or u.rooms:
+                u.clear()
         return self
 
     # -- perception that is not common knowledge --
@@ -670,14 +655,21 @@ class IndexBuilder:
 
     def on_enter(self, ev, t, e):
         room = ev.room
-        self._add_room(room)
+        if room not in self.rooms:
+            self._add_room(room)
         for a in ev.agents:
             self.bit(a)
             if self.loc.get(a) not in (None, room):
                 self.leave(a, t, e)  # entering elsewhere implies leaving the old room
+        u = self._undo
         for a in ev.agents:
-            self._set_occ(room, self.occ.get(room, 0) | self.bit(a))
-            self._set_loc(a, room)
+            if u is not None:
+                if a not in u.loc:
+                    u.loc[a] = self.loc.get(a, _MISSING)
+                if room not in u.occ:
+                    u.occ[room] = self.occ.get(room, _MISSING)
+            self.occ[room] = self.occ.get(room, 0) | self.bit(a)
+            self.loc[a] = room
         mask = self.occ[room]
         entering = set()
         for a in ev.agents:
@@ -722,7 +714,7 @@ class IndexBuilder:
         elif to in self.rooms:
             dest = to
         else:
-            dest = self._set_container(to, room, keep=True)
+            dest = self.container_room.get(to) or self._set_container(to, room)
         f = ev.fluent
         ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
         self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
@@ -731,7 +723,8 @@ class IndexBuilder:
         room = ev.room
         if room is None:
             self.fail(ev, "a statement needs the room where it is visible")
-        self._add_room(room)
+        if room not in self.rooms:
+            self._add_room(room)
         f = ev.fluent
         if ev.value is not None and ev.predicate == "in" and ev.value not in self.rooms:
             self._set_container(ev.value, room)

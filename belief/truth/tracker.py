@@ -83,11 +83,6 @@ class TrackedTruth(GroundTruth):
     def final_locations(self) -> dict:
         return {a: self.location(a) for a in self.agents}
 
-    def grew(self) -> None:
-        """The tracker took an event: drop the memo, and see the agents it met (the live truth only)."""
-        self.forget()
-        self.agents = self._tracker.agent_names()
-
     def fluents(self) -> list[tuple]:
         return list(self._index if self._n_fluents is None else islice(self._index, self._n_fluents))
 
@@ -157,7 +152,10 @@ class Tracker:
         self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
-        self._live.grew()  # possible-value sets and met conditions are memoised per truth: start afresh
+        live = self._live
+        live.forget()  # possible-value sets and met conditions are memoised per truth: start afresh
+        if len(self._agents) != len(self.replay.agents):
+            live.agents = self.agent_names()
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
