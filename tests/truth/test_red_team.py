@@ -396,3 +396,89 @@ def test_index_builder_apply_matches_a_plain_replay_after_refusals():
     assert mine[:-1] == theirs[:-1]
     for f in b.index:  # every part of every fluent's index but its perceptions (objects, compared by identity)
         assert mine[-1][f][:11] == theirs[-1][f][:11] and mine[-1][f][12:] == theirs[-1][f][12:], f
+
+
+# --- fuzzing: any event, any field ---------------------------------------------------------------------------
+
+FUZZ_AGENTS, FUZZ_ROOMS, FUZZ_OBJECTS = ["A", "B", "C", "D", "E"], ["k", "h", "g"], ["x", "y", "z"]
+
+
+def fuzzed_event(r) -> dict:
+    """An event of any kind whose fields name agents at random (present or not, met or not), with perception
+    fields, conditions, rooms and chapters at random: valid or not, as a fuzzer sends them."""
+    def some(pool, lo=0, hi=3):
+        return r.sample(pool, r.randint(lo, min(hi, len(pool))))
+
+    kind = r.choice(["enter", "exit", "move", "set", "statement", "observe", "possible", "tell", "announce", "noop",
+                     "action"])
+    ev = {"kind": kind}
+    obj = r.choice(FUZZ_OBJECTS)
+    if kind == "enter":
+        ev.update(agents=some(FUZZ_AGENTS, 1), room=r.choice(FUZZ_ROOMS))
+    elif kind == "exit":
+        ev.update(agents=some(FUZZ_AGENTS, 1, 2))
+    elif kind == "move":
+        ev.update(agent=r.choice(FUZZ_AGENTS), object=obj, to=r.choice(["box", "bag", "g", "tin"]))
+    elif kind in ("set", "statement"):
+        ev.update(predicate="in", subject=[obj], value=r.choice(["box", "bag"]))
+        if kind == "statement":
+            ev["room"] = r.choice(FUZZ_ROOMS)
+    elif kind in ("observe", "possible"):
+        ev.update({"agents" if kind == "observe" else "observers": some(FUZZ_AGENTS, 1), "fluents": [["in", obj]]})
+        if r.random() < 0.3:
+            cond = {"fluent": ["in", r.choice(FUZZ_OBJECTS)], "values": [r.choice(["box", "bag"])]}
+            ev["given"] = cond if kind == "observe" else [cond]
+        if r.random() < 0.3 and kind == "observe":
+            ev["witnesses"] = some(FUZZ_AGENTS, 1)
+        elif r.random() < 0.3:
+            ev["agent"] = r.choice(FUZZ_AGENTS)
+    elif kind in ("tell", "announce"):
+        ev.update(sender=r.choice(FUZZ_AGENTS), content=[f"{obj} IN box"])
+        if kind == "tell":
+            ev["recipients"] = some(FUZZ_AGENTS, 1, 2)
+        if r.random() < 0.3:
+            ev["overheard_by"] = some(FUZZ_AGENTS, 1, 2)
+    elif kind == "noop":
+        ev.update(agent=r.choice(FUZZ_AGENTS))
+    else:
+        ev.update(name="act", agent=r.choice(FUZZ_AGENTS), effects=[{"predicate": "in", "subject": [obj], "value": "tin"}])
+        if r.random() < 0.5:
+            ev["visible_to"] = some(FUZZ_AGENTS)
+    if r.random() < 0.2 and kind not in ("enter", "statement"):
+        ev["room"] = r.choice(FUZZ_ROOMS)
+    if r.random() < 0.15:
+        ev["chapter"] = r.randint(1, 3)
+    for field, value in (("secret_observers", some(FUZZ_AGENTS, 1, 2)), ("inattentive", some(FUZZ_AGENTS, 1, 2)),
+                         ("perceived_as", {a: some(FUZZ_AGENTS) for a in some(FUZZ_AGENTS, 1, 2)})):
+        if r.random() < 0.2:
+            ev[field] = value
+    return ev
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fuzzed_appends_are_taken_or_refused_whole(seed):
+    """Every append is taken, or refused with a BeliefError that changes nothing; the tracker answers as check
+    of the events it took (beliefs, knowledge), and explanations of any chain do not fail."""
+    import random
+
+    from belief.errors import BeliefError
+    from belief.truth.explain import explain_knows
+
+    r = random.Random(seed)
+    meta = {"constraints": [{"kind": "domain", "predicate": "in", "values": ["box", "bag", "tin", "g", "k", "h"]}]}
+    tracker = Tracker(["strict-truthful", "hitom", "skeptical"][seed % 3], meta=meta if seed % 2 else None)
+    refused = 0
+    for i in range(300):
+        before, n = deep_state(tracker.replay), len(tracker)
+        try:
+            tracker.append(fuzzed_event(r))
+        except BeliefError:
+            refused += 1
+            assert deep_state(tracker.replay) == before and len(tracker) == n
+    assert 50 < refused < 250
+    truth = check(tracker.trace, tracker.policy)
+    for chain in (("A",), ("B", "A"), ("C", "D", "A"), ("E", "C")):
+        for obj in FUZZ_OBJECTS:
+            f = ("in", obj)
+            assert tracker.value(chain, f) == truth.value(chain, f) and tracker.knows_chain(chain, f) == truth.knows_chain(chain, f)
+            assert explain_knows(truth, chain, f).knows == truth.knows_chain(chain, f)
