@@ -837,6 +837,6 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
+__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
            "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]
