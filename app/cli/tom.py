@@ -229,11 +229,17 @@ def explain_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the answer and its justification as one JSON line."),
     domain: Optional[str] = typer.Option(None, "--domain", help="Type-check the trace first against a built-in "
                                          "domain (e.g. tomi), a domain file, or a scenario file (names typed)."),
+    knows: bool = typer.Option(False, "--knows", help="Also say whether the query's chain knows the fluent's value "
+                               "('? A BELIEVE apple IN ?c': does A know where the apple is; '? X BELIEVE A BELIEVE "
+                               "...': is X aware that A knows), and why."),
+    limit: int = typer.Option(20, "--limit", min=1, max=10_000, help="Show at most this many answers (a query "
+                              "with a variable subject has one per matching fluent), and this many changes not "
+                              "followed per answer; the rest are counted ('... N more')."),
 ):
     """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
     from belief.truth.checker import check
     from belief.truth.completeness import read_complete_trace
-    from belief.truth.explain import explain
+    from belief.truth.explain import explain, explain_knows
     from belief.logic.scenario import load_domain
 
     try:
@@ -241,18 +247,30 @@ def explain_cmd(
         # a trace cut short (no end marker) is refused, as grade refuses it: no answer from part of an episode
         truth = check(read_complete_trace(trace), policy=policy, domain=dom, entities=entities)
         answers = truth.answers(query, at)
-        rows = []
+        total, answers = len(answers), answers[:limit]
+        more = total - len(answers)
+        rows, texts = [], []
         for a in answers:
-            ex = explain(truth, a.chain, a.fluent, at)
-            rows.append({"query": str(a.query), "chain": list(a.chain), "fluent": list(a.fluent), "stance": a.stance,
-                         "value": a.value, "bindings": a.bindings, "holds": a.holds, "explanation": ex.to_dict()})
+            ex = explain(truth, a.chain, a.fluent, at, limit=limit)
+            row = {"query": str(a.query), "chain": list(a.chain), "fluent": list(a.fluent), "stance": a.stance,
+                   "value": a.value, "bindings": a.bindings, "holds": a.holds, "explanation": ex.to_dict(),
+                   "answers_total": total}
+            text = ex.text
+            if knows:
+                kx = explain_knows(truth, a.chain, a.fluent, at, limit=limit)
+                row["knows"], row["knowledge"] = kx.knows, kx.to_dict()
+                text = kx.text
+            rows.append(row)
+            texts.append(text)
     except BeliefError as e:
         _fail(str(e))
     if as_json:
         print(json.dumps(rows))
         return
-    for row, a in zip(rows, answers):
+    for a, text in zip(answers, texts):
         verdict = "" if a.holds is None else ("yes: " if a.holds else "no: ")
         out.print(f"{verdict}{a.stance} {a.value if a.value is not None else ''}"
                   f"{'   ' + str(a.bindings) if a.bindings else ''}", markup=False)
-        out.print(explain(truth, a.chain, a.fluent, at).text, markup=False)
+        out.print(text, markup=False)
+    if more:
+        out.print(f"... {more} more answer(s) (--limit {limit})", markup=False)

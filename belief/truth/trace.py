@@ -47,6 +47,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, 
 
 from belief.files.atomic import atomic_write_text
 from belief.errors import TraceError
+from belief.logic.constraints import constraints_of
 from belief.logic.formula import Atom, decompose
 from belief.grammar import parse_formula
 from belief.files.json_input import fast_json_lines, load_json
@@ -578,8 +579,14 @@ def _end_marker(line: str):
 def parse_event(data: Any, *, line: int | None = None, source: str | None = None):
     """Validate one event from a dict (or JSON text); TraceError naming the line on failure."""
     where = f"{source or '<trace>'}:{line}: " if line is not None else ""
-    if isinstance(data, (str, bytes)):
-        data = load_json_line(data if isinstance(data, str) else data.decode("utf-8", "replace"), where)
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TraceError(f"{where}an event line must be UTF-8: byte {e.start} (0x{data[e.start]:02x}) "
+                             f"is not valid UTF-8 there ({e.reason})") from None
+    if isinstance(data, str):
+        data = load_json_line(data, where)
     if not isinstance(data, dict):
         raise TraceError(f"{where}an event must be a JSON object, got {type(data).__name__}")
     kind = data.get("kind")
@@ -675,6 +682,8 @@ class Trace:
         if meta is not None and not isinstance(meta, dict):
             raise TraceError(f"a trace's meta must be a dict, got {type(meta).__name__}")
         self.meta: dict = dict(meta or {})
+        if self.meta.get("constraints") is not None:  # the world's rules: checked when read, not when first used
+            constraints_of(self)
         self.ended = False  # read from a file that carried its end marker
         for e in events:
             self.append(e)
@@ -770,7 +779,10 @@ class Trace:
         meta = header.get("meta")
         if meta is not None and not isinstance(meta, dict):
             raise TraceError(f"{src}:{idx + 1}: header: meta must be a JSON object, got {type(meta).__name__}")
-        trace = cls(meta=meta or {})
+        try:
+            trace = cls(meta=meta or {})
+        except TraceError as e:  # the world's rules (meta["constraints"]) are checked as they are read
+            raise TraceError(f"{src}:{idx + 1}: header: meta: {e}") from None
         if _read_fast(trace, lines[idx + 1:]):
             return trace
         for n, line in enumerate(lines[idx + 1:], start=idx + 2):
