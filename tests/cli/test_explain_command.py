@@ -66,7 +66,7 @@ def explain_in_process(tmp_path, path: Path, *args):
 
 def test_a_distracted_bystander_is_inattentive_not_absent(tmp_path):
     """It printed 'absent: Dana' and then Dana in the kitchen."""
-    path = docs_trace(tmp_path, '"inattentive": ["Dana"]')
+    path = docs_trace(tmp_path, '"to": "box", "inattentive": ["Dana"]')
     out = explain_in_process(tmp_path, path, "? Dana BELIEVE ball IN ?c")
     assert out.splitlines()[0] == "believes basket   {'c': 'basket'}"
     assert ("not followed: t=2 Anne moved the ball to the box -> box; inattentive: Dana (there, but did not "
