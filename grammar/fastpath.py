@@ -204,11 +204,15 @@ class ReadableLines:
         p = {k: _non_capturing(v) for k, v in patterns.items()}
         w1, w0 = f"(?:{p['WS_INLINE']})", f"(?:{p['WS_INLINE']})?"
         t = f"(?:{p['TERM']})"
+        args = f"{t}(?:{w0}{p['_COMMA']}{w0}{t})*"
+        call = f"{w0}{p['_LPAR']}{w0}({args})?{w0}{p['_RPAR']}"  # after the predicate (a TERM: checked below)
+        # the literal's first TERM is matched once and its role read from what follows (backtracking over the
+        # three readings costs more than the match): relation -> infix; '(' -> call; UNSURE -> unsure agent
         self.line = re.compile(
             f"{w0}((?:{t}{w1}{p['_BELIEVE']}{w1})*)"  # the chain: agents and BELIEVE, split on whitespace
-            f"(?:({p['_NOT']}){w1}|({t}){w1}{p['_UNSURE']}{w1}(?:{p['_NOT']}{w1})?)?"
-            f"(?:({t}){w1}({p['INFIX_REL']}){w1}({t})"
-            f"|((?![?<]){t}){w0}{p['_LPAR']}{w0}({t}(?:{w0}{p['_COMMA']}{w0}{t})*)?{w0}{p['_RPAR']})"
+            f"(?:({p['_NOT']}){w1})?({t})"
+            f"(?:{w1}({p['INFIX_REL']}){w1}({t})|(){call}"
+            f"|{w1}{p['_UNSURE']}{w1}(?:{p['_NOT']}{w1})?(?:({t}){w1}({p['INFIX_REL']}){w1}({t})|({t}){call}))"
             f"(?:{w0}{p['_AT_SIGN']}{w0}({p['NUMBER']}))?{w0}(?:{p['HASH_COMMENT']})?")
         self.blank = re.compile(f"{w0}(?:{p['HASH_COMMENT']})?")
         self.infix = infix
@@ -248,21 +252,29 @@ class ReadableLines:
                 if blank(line) is None:
                     raise _GiveUp
                 continue
-            chain, neg, unsure, a, rel, b, pred, args, prob = m.groups()
-            if a is not None:
-                key: tuple = (rel, a, b)
+            chain, neg, first, rel, b, call, args, u_a, u_rel, u_b, u_pred, u_args, prob = m.groups()
+            unsure = None
+            if rel is None and call is None:  # first UNSURE atom
+                if neg is not None:  # NOT x UNSURE ...: no literal of the grammar
+                    raise _GiveUp
+                unsure = first
+                first, rel, b, args = (u_a, u_rel, u_b, None) if u_rel is not None else (u_pred, None, None, u_args)
+            if rel is not None:
+                key: tuple = (rel, first, b)
                 atom = atoms.get(key)
                 if atom is None:
-                    ta = terms.get(a) or _add_term(terms, term, a)
+                    ta = terms.get(first) or _add_term(terms, term, first)
                     tb = terms.get(b) or _add_term(terms, term, b)
                     atom = atoms[key] = atom_trusted(infix[rel], (ta, tb))
             else:
-                key = (pred, args)
+                key = (first, args)
                 atom = atoms.get(key)
                 if atom is None:
+                    if first[0] in "?<":  # a variable or a tag as a predicate: lark's call() says why not
+                        raise _GiveUp
                     values = () if args is None else tuple(
                         terms.get(x) or _add_term(terms, term, x) for x in map(str.strip, args.split(",")))
-                    atom = atoms[key] = atom_trusted(pred, values)
+                    atom = atoms[key] = atom_trusted(first, values)
             f: Formula = atom
             if neg is not None:
                 f = Not(atom)

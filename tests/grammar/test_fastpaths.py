@@ -180,5 +180,6 @@ def test_the_fast_paths_take_the_benchmark_shapes():
 def test_values_refused_by_the_formulas_fall_back_to_lark_errors():
     for text in ["a IN b @ 2", "a IN b @ 1e400", "not(a)", "x BELIEVE NOT(a)", "(prob 1.5 (in a b))", "(IN a b)",
                  "(not (not (in a b)))", "(unsure a (unsure b (in x y)))", "(define (domain d))", "(in a b) ; c",
-                 "(in a\u00a0b)", "a IN b\u2028c IN d", "a\vIN b"]:
+                 "(in a\u00a0b)", "a IN b\u2028c IN d", "a\vIN b", "NOT x UNSURE a IN b", "x UNSURE ?p(a)",
+                 "?p(a)", "<t> (1)(a)", "a BELIEVE <t> (2)(a)", "x UNSURE NOT NOT a IN b"]:
         assert_same_as_lark(text)
