@@ -246,12 +246,13 @@ class Believes(_Modal):
         agent = _check_term(agent)
         if not isinstance(body, Formula):
             raise BeliefTypeError(f"BELIEVE needs a formula, got {body!r}")
-        if isinstance(body, (Believes, Unsure)) and body.agent == agent:
-            return body  # introspection: X BELIEVE X BELIEVE p == X BELIEVE p
-        return cls._make(agent, body)
+        return cls._trusted(agent, body)  # normalises: X BELIEVE X BELIEVE p == X BELIEVE p (introspection)
 
     @classmethod
-    def _make(cls, agent: Term, body: Formula) -> "Believes":
+    def _trusted(cls, agent: Term, body: Formula) -> Believes | Unsure:
+        """Construct (normalising) without validating the agent's name: for parsers (and for ``__new__``)."""
+        if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
+            return body
         depth = body._depth + 1
         if depth > MAX_DEPTH:
             raise FormulaDepthError()
@@ -260,21 +261,6 @@ class Believes(_Modal):
         _set_body(self, body)
         _set_depth(self, depth)
         _set_modal_hash(self, hash(("believes", agent, body._hash)))  # the body's hash, not a call of its __hash__
-        return self
-
-    @classmethod
-    def _trusted(cls, agent: Term, body: Formula) -> Formula:
-        """Construct (normalising) without validating the agent's name: for parsers."""
-        if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
-            return body
-        depth = body._depth + 1  # _make, inlined: this is the hot path of parsing
-        if depth > MAX_DEPTH:
-            raise FormulaDepthError()
-        self = _new(cls)
-        _set_agent(self, agent)
-        _set_body(self, body)
-        _set_depth(self, depth)
-        _set_modal_hash(self, hash(("believes", agent, body._hash)))
         return self
 
 
