@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from typing import Callable, Optional
@@ -39,55 +38,41 @@ def generate_fact_lines(n: int, seed: int = 0, agents: int = 10, objects: int = 
     return lines
 
 
-def _best_time(fn, repeat: int, tick: Callable[[], None], collect: bool = True):
+def _best_time(fn, repeat: int, tick: Callable[[], None]):
     """Best CPU time (user + system of this process) of ``repeat`` runs, as timeit does (the minimum is the least
     disturbed by other load; CPU time, not wall time, so that a loaded machine costs waiting, not figures), and
-    the last run's result. ``collect=False`` pauses the cyclic garbage collector while timing, as timeit does:
-    the parser's own cost, without the collections its new objects trigger, which grow with the heap."""
+    the last run's result."""
     best, result = float("inf"), None
     for _ in range(max(1, repeat)):
         result = None  # the previous run's facts are garbage now, not part of the next run's heap
-        paused = not collect and gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            t0 = time.process_time()
-            result = fn()
-            best = min(best, time.process_time() - t0)
-        finally:
-            if paused:
-                gc.enable()
+        t0 = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - t0)
         tick()
     return best, result
 
 
 def steps(repeat: int) -> int:
     """How many times :func:`bench_parse` calls its `progress` callback (a progress bar's total)."""
-    return 2 + 4 * max(1, repeat)
+    return 2 + 2 * max(1, repeat)
 
 
 def bench_parse(n: int = 100_000, seed: int = 0, repeat: int = 3,
                 progress: Optional[Callable[[], None]] = None) -> dict:
-    """Facts per CPU second in each form, with the garbage collector on (as in a program) and paused while
-    timing (``*_gc_paused``, as timeit measures). `progress()` is called after generating, after each timed
-    run and after printing the s-expressions."""
+    """Facts per CPU second in each form. `progress()` is called after generating, after each timed run and after
+    printing the s-expressions."""
     tick = progress or (lambda: None)
     lines = generate_fact_lines(n, seed)
     readable = "\n".join(lines)
     tick()
     t_readable, facts = _best_time(lambda: parse_readable_document(readable), repeat, tick)
-    t_readable_paused, _ = _best_time(lambda: parse_readable_document(readable), repeat, tick, collect=False)
     sexpr = "\n".join(to_sexpr(f) for f in facts)
     tick()
     t_sexpr, facts2 = _best_time(lambda: parse_sexpr_document(sexpr), repeat, tick)
     if facts2 != facts:  # the benchmark doubles as a round-trip check
         raise AssertionError("s-expression round trip changed the facts")
-    del facts2
-    t_sexpr_paused, _ = _best_time(lambda: parse_sexpr_document(sexpr), repeat, tick, collect=False)
     return {
         "readable_facts_per_s": round(len(facts) / t_readable),
-        "sexpr_facts_per_s": round(len(facts) / t_sexpr),
-        "readable_facts_per_s_gc_paused": round(len(facts) / t_readable_paused),
-        "sexpr_facts_per_s_gc_paused": round(len(facts) / t_sexpr_paused),
+        "sexpr_facts_per_s": round(len(facts2) / t_sexpr),
         "facts": len(facts),
     }
