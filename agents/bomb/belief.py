@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from belief.agents.bomb.common import BombAgent
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
-from belief.envs.bomb.events import f_contents, f_last_defuser, f_seq
-from belief.envs.bomb.world import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table, bomb_name, room_name
+from belief.envs.bomb.events import f_contents, f_seq
+from belief.envs.bomb.world import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table
 from belief.envs.bomb.text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
-from belief.envs.bomb.tom import template_fluent
-from belief.grading.levels import level_chain
+from belief.envs.bomb.tom import PHRASING, study_question
+from belief.grading.questions import YES, Question, private_answer, question_from_dict
+from belief.grading.render import say
 from belief.logic.store import BeliefStore
 from belief.truth.record import PrivateRecord
 
@@ -195,43 +196,23 @@ class BeliefAgent(BombAgent):
     def _knows(self, chain, fluent) -> bool:
         return self.private_truth().knows_chain(chain, fluent)
 
+    def question(self, q: dict) -> Question:
+        """The general question of what it was shown (``q["question"]``; a study question given only by its
+        labels, ``level`` / ``template`` / ``subject`` / ``target``, is stated by the world's one definition)."""
+        if "question" in q:
+            return question_from_dict(q["question"])[0]
+        return study_question(str(q.get("id", "q")), 0, q["level"], self.name, q["target"], q["template"],
+                              int(q["subject"]), int(q.get("turn", 0)), q.get("variant", ""), len(self.agents))
+
     def believes(self, q: dict, egocentric: bool = False) -> bool:
-        """Its yes/no to a ToM question, from the checker on its private trace. ``egocentric``: no teammate
-        model, the chain is read as its own belief ("answer as yourself": "Does X know F?" becomes "Do I know
-        F?"; "Is X aware that you changed it?" becomes "Do I know that I changed it?")."""
-        level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
-        me, turn = self.name, q["turn"]
-        fluent = template_fluent(tpl, subj)
-        chain = (me,) if egocentric else level_chain(level, me, x)
-        if q.get("variant") == "you_changed":
-            return (self._believes_value(f_last_defuser(subj)) == me
-                    and self._knows((me,) if egocentric else (x,), f_last_defuser(subj)))
-        if tpl == "changed":
-            holds = self._believes_value(fluent) == "yes"
-        elif tpl == "just_defused":
-            v = self._believes_value(fluent) or ""
-            holds = v.startswith("turn_") and int(v[5:]) > turn - len(self.agents)
-        else:
-            holds = True
-        return holds and self._knows(chain, fluent)
+        """Its yes/no to a ToM question: the question answered by the checker on its private trace
+        (:func:`belief.grading.questions.private_answer`). ``egocentric``: no teammate model, the chain is read
+        as its own belief ("answer as yourself": "Does X know F?" becomes "Do I know F?")."""
+        return private_answer(self.private_truth(), self.question(q), (self.name,) if egocentric else None) == YES
 
     def answer(self, q: dict) -> str:
-        level, tpl, subj, x = q["level"], q["template"], q["subject"], q["target"]
-        yes = self.believes(q)
-        who = "I" if level == "introspection" else x.capitalize()
-        if q.get("variant") == "you_changed":
-            return (f"Yes, {who} is aware that I changed {bomb_name(subj)}." if yes else
-                    f"No, {who} is not aware that I changed {bomb_name(subj)}.")
-        fact = {"contents": f"the contents of {room_name(subj)}", "sequence": f"the sequence of {bomb_name(subj)}",
-                "changed": f"the state of {bomb_name(subj)} has changed",
-                "just_defused": f"a phase of {bomb_name(subj)} has just been defused"}[tpl]
-        that = "" if tpl in ("contents", "sequence") else "that "
-        if level == "second_order":
-            return (f"Yes, {who} is aware that I know {that}{fact}." if yes else
-                    f"No, {who} is not aware that I know {that}{fact}, given what {who} has observed.")
-        verb = "know" if who == "I" else "knows"
-        neg = "do not know" if who == "I" else "does not know"
-        return f"Yes, {who} {verb} {that}{fact}." if yes else f"No, {who} {neg} {that}{fact}."
+        general = self.question(q)
+        return say(general, private_answer(self.private_truth(), general), PHRASING)
 
     # --- beliefs as facts -------------------------------------------------------------------------
     def belief_store(self) -> BeliefStore:

@@ -20,7 +20,9 @@ from belief.truth.record import PrivateRecord
 from belief.envs.hanabi.events import CONSTRAINTS, f_colour, f_has_colour, f_has_rank, f_rank
 from belief.envs.hanabi.knowledge import HintKnowledge
 from belief.envs.hanabi.world import COLOURS, COPIES, RANKS
-from belief.envs.hanabi.tom import answer as question_answer
+from belief.envs.hanabi.tom import card_question
+from belief.grading.questions import private_answer
+from belief.grading.render import say
 
 
 def possible(truth, chain, card: int) -> tuple[frozenset, frozenset]:
@@ -126,10 +128,11 @@ class HanabiPlayer(AgentBase):
         return self.private_record.truth()
 
     def answer(self, q: dict) -> str:
-        """A free-text yes/no answer from the checker on this player's own private trace."""
-        yes = question_answer(self.private_truth(), q)
-        return ("Yes, " if yes else "No, ") + q["text"][0].lower() + q["text"][1:].rstrip("?") + (
-            " holds." if yes else " does not hold.")
+        """A free-text answer to the question it was shown (its general question, ``q["question"]``, or a card
+        question's labels), from the checker on this player's own private trace
+        (:func:`belief.grading.questions.private_answer`)."""
+        general = card_question(q)
+        return say(general, private_answer(self.private_truth(), general))
 
     def knowledge(self, chain, card: int):
         """What the last player of ``chain`` knows about ``card`` (possible colours, ranks), by the checker."""

@@ -5,8 +5,9 @@ the headline is ``belief``, the baselines ``conventional`` (a convention bot wit
 ``hintless`` (a trivial baseline that never reads hints). Per game: the score (0-25; 0 when the last life
 is lost), lives lost, turns, and whether the game was perfect. ``extra`` holds the number of players, the
 published two-player rule-bot scores for reference, and, for the first ``tom_games`` games of each kind,
-the ToM table of :mod:`belief.envs.hanabi.tom`'s ToM set with the checker, the agent and the trivial
-answerers (:func:`belief.grading.trivial.tom_table`).
+the ToM table of :mod:`belief.envs.hanabi.tom`'s selected set: per template the agent's accuracy beside every
+shortcut of the panel and Hanabi's ``hint_record``, the best one, ``tom`` and the agent's paired margin over it
+(:func:`belief.grading.trivial.tom_table`).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ def game_row(kind: str, players: int, tom_games: int, first: int, seed: int) -> 
 
 def summarise(rows_by_kind: dict, games: int, seed: int, players: int) -> dict:
     """The benchmark JSON object of ``{kind: [game rows]}``."""
-    from belief.grading.trivial import tom_table
+    from belief.grading.trivial import TRIVIAL_ANSWERERS, tom_table
 
-    tom = {kind: tom_table([q for r in rows for q in r.get("tom_rows", ())])
+    tom = {kind: tom_table([q for r in rows for q in r.get("tom_rows", ())], (*TRIVIAL_ANSWERERS, "hint_record"),
+                           headline=kind)
            for kind, rows in rows_by_kind.items() if any(r.get("tom_rows") for r in rows)}
     plain = {kind: [{k: v for k, v in r.items() if k != "tom_rows"} for r in rows]
              for kind, rows in rows_by_kind.items()}

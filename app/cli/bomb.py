@@ -85,26 +85,15 @@ def _tables(run, name: str) -> None:
 
 
 def _trivial_table(extra: dict) -> None:
-    """The agents' ToM accuracy per level and per level/template beside the trivial answerers (majority answer
-    of the type, "answer as yourself"); a type a trivial answerer gets > 80% right is not ToM."""
-    by_level, by_template = extra.get("tom"), extra.get("tom_by_template")
-    if not by_level:
-        return
-    answerers = [a for a in by_level["answerers"] if a not in by_level["trivial"]] + \
-                [a for a in by_level["answerers"] if a in by_level["trivial"]]
-    table = Table(title="ToM accuracy beside the trivial answerers (majority answer of the type; as_self: the asked "
-                        f"agent's own belief); ToM? no: a trivial answerer > {by_level['trivial_limit']:g}")
-    table.add_column("type")
-    table.add_column("n", justify="right")
-    for a in answerers:
-        table.add_column(a, justify="right")
-    table.add_column("ToM?")
-    for part in (by_level, by_template):
-        for i, (kind, entry) in enumerate(part["by_type"].items()):
-            table.add_row(kind, str(entry[answerers[0]]["n"]),
-                          *[_frac(entry[a]["accuracy"]) if a in entry else "n/a" for a in answerers],
-                          "yes" if entry["tom"] else "no", end_section=i == len(part["by_type"]) - 1)
-    out.print(table)
+    """The agents' ToM accuracy per template (and the study's three levels) beside every shortcut of the panel,
+    the best one and the agents' margin over it; a type whose best shortcut gets more than 0.65 is not ToM."""
+    from belief.grading.trivial import tom_rows_markdown
+
+    for key, what in (("tom", "per template (study and probe sets by level; the selected templates)"),
+                      ("tom_levels", "the study's three levels (Table 2 of Li et al.)")):
+        if extra.get(key):
+            out.print(f"ToM accuracy {what}, beside the shortcuts (belief.grading.shortcuts):", markup=False)
+            out.print(tom_rows_markdown(extra[key]), markup=False)
 
 
 @run_app.command("bomb")
@@ -223,4 +212,4 @@ def bench_bomb(
     rows = [{k: v for k, v in r.items() if k != "tom_rows"} for rs in runs.values() for r in rs]
     show_comparison(summary, rows, files, output["as_json"], f"bomb_v0: {episodes} episode(s) per team from seed {seed}; means, "
                     "95% intervals, (n) episodes measured", "ToM questions, {kind} team (gold: the checker; "
-                    "a type a trivial answerer gets > 80% is not ToM):")
+                    "a type whose best shortcut gets > 0.65 is not ToM):")

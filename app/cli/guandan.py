@@ -12,6 +12,7 @@ from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
 from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
+from belief.grading.trivial import TRIVIAL_LIMIT
 
 _KINDS = "belief.app.runners.guandan:AGENT_KINDS"
 DEALS = typer.Option(1, "--deals", min=1, help="deals per game (tribute between them)")
@@ -41,7 +42,7 @@ def _tom_lines(tom: dict) -> list[str]:
     for level, entry in tom["by_order"]["by_type"].items():
         cells = "  ".join(f"{a} {entry[a]['accuracy']:.3f}" for a in tom["by_order"]["answerers"] if a in entry)
         lines.append(f"ToM {level:14s} n={entry['planner']['n']:4d}  {cells}  "
-                     f"{'ToM' if entry['tom'] else 'trivial > 0.8'}")
+                     f"{'ToM' if entry['tom'] else f'trivial > {TRIVIAL_LIMIT:g}'}")
     return lines
 
 

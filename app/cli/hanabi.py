@@ -35,8 +35,8 @@ def bench_hanabi(
     seed: int = run_options.SEED,
     agents: str = run_options.agents(DEFAULT_KINDS, _KINDS, "comma-separated, each once (one kind for the "
                                      "whole table)", counts=None, distinct=True),
-    tom_games: int = typer.Option(2, "--tom-games", min=0, help="games per kind that also ask the ToM set "
-                                  "(elimination, seen, third order) with the trivial answerers"),
+    tom_games: int = typer.Option(6, "--tom-games", min=0, help="games per kind that also ask the selected ToM "
+                                  "questions (belief.envs.hanabi.tom) beside the shortcut panel"),
     executor: run_options.Executor = run_options.EXECUTOR,
     workers: int = run_options.WORKERS,
     address: Optional[str] = run_options.ADDRESS,
@@ -65,7 +65,7 @@ def bench_hanabi(
     if summary["extra"]["tom"]:
         from belief.grading.trivial import tom_tables_markdown
 
-        out.print(tom_tables_markdown(summary["extra"]["tom"], "ToM set, {kind} games (accuracy; a type a trivial "
-                                      "answerer gets > 80% is not ToM):"), markup=False)
+        out.print(tom_tables_markdown(summary["extra"]["tom"], "Selected ToM questions, {kind} games (accuracy; a "
+                                      "template whose best shortcut gets > 0.65 is not ToM):"), markup=False)
     if as_json:
         print(json.dumps(summary))

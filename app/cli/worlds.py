@@ -93,18 +93,31 @@ def run_hanabi(
     vs: Optional[str] = run_options.agents(None, _HANABI_KINDS, run_options.VS.help, flag="--vs"),
     episodes: int = run_options.episodes(100, "number of games (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
-    out_dir: Optional[Path] = run_options.out(),
+    selected: bool = typer.Option(False, "--selected", help="also ask the selected ToM questions "
+                                  "(belief.envs.hanabi.tom) and write them with the others"),
+    out_dir: Optional[Path] = run_options.out("write episodes.jsonl, summary.json and, per game, "
+                                              "hanabi_<seed>.trace|questions|answers.jsonl (belief grade "
+                                              "regrades them) into DIR"),
     force: bool = run_options.FORCE,
     as_json: bool = run_options.JSON,
     pool: dict = None,
 ):
     """2-player Hanabi games: mean score (out of 25), fireworks, lives lost, turns, ToM accuracy."""
+    from belief.app.runners.episode_files import file_names, write_episode_files
     from belief.app.runners.hanabi import HanabiConfig
 
     check_vs(agents, vs)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
-    runs = play_kinds(lambda kind: partial(hanabi_game, HanabiConfig(agents=kind)), agents, vs, seeds, "hanabi",
-                      pool)
+    per_game = [n for s in seeds for n in file_names(f"hanabi_{s}").values()]
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES + tuple(per_game), force)
+    config = lambda kind: HanabiConfig(agents=kind, tom_set=selected, files=out_dir is not None and kind == agents)
+    runs = play_kinds(lambda kind: partial(hanabi_game, config(kind)), agents, vs, seeds, "hanabi", pool)
+    if out_dir is not None:
+        write_episode_files(out_dir, runs[agents])
+    for rows in runs.values():
+        for r in rows:
+            r.pop("_files", None)
+            r.pop("tom_rows", None)
+    files = {n: p for n, p in files.items() if n in run_options.AGGREGATE_FILES}
     extra = {"perfect_games": sum(r["score"] == 25 for r in runs[agents])}
     report("hanabi_v0", agents, vs, seeds, runs, HANABI_FIGURES, extra, as_json, files)

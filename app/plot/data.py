@@ -25,8 +25,11 @@ from belief.envs.bomb.tom import TEMPLATES
 from belief.errors import BeliefError
 from belief.files.json_input import load_json
 from belief.grading.report import LEVELS, graded_row, level_question
+from belief.grading.shortcuts import QUESTION_SHORTCUTS
 
 ORDER_NAMES = dict(enumerate(LEVELS))  # 0 introspection, 1 first order, 2 second order
+SELECTED = "selected"  # the panel of the selected questions (no level)
+SHORTCUT_COLUMNS = QUESTION_SHORTCUTS  # the question rows' shortcut columns (the panel's, by name)
 
 
 class ResultsError(BeliefError):
@@ -40,7 +43,7 @@ class BombRunRows:
     path: Path
     label: str  # the team, e.g. "belief" or "belief,random,belief"
     episodes: list = field(default_factory=list)
-    questions: list = field(default_factory=list)  # {"order", "template", "kind", "correct"}
+    questions: list = field(default_factory=list)  # {"order", "template", "kind", "correct", "gold", "shortcuts"}
 
 
 @dataclass(frozen=True)
@@ -110,9 +113,20 @@ def _flat_row(q: dict, where: str, episode: dict | None) -> dict:
     if missing:
         raise ResultsError(f"{where}: question row lacks {', '.join(missing)}")
     kind = q.get("kind") or _kind_of(str(q.get("agent", "?")), episode)
+    # the shortcuts' answers a row carries (belief.grading.shortcuts), and its gold (majority is read from them)
+    extra = {"gold": _gold(q.get("gold")), "shortcuts": {s: str(q[s]) for s in SHORTCUT_COLUMNS if q.get(s) is not None}}
+    if q.get("set") == "selected":  # a selected question (belief.envs.bomb.tom): no level; its own panel
+        return {"order": SELECTED, "template": str(q["template"]), "kind": kind, "correct": q["correct"] is True,
+                **extra}
     # the level names the panel; an older row without it carried the level's index as "order"
     return {"order": _order(q["level"] if "level" in q else q["order"], where), "template": str(q["template"]), "kind": kind,
-            "correct": q["correct"] is True}
+            "correct": q["correct"] is True, **extra}
+
+
+def _gold(value) -> str | None:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return None if value is None else str(value)
 
 
 def _graded_row(q: dict, where: str, episode: dict | None, answers: dict) -> dict:
@@ -120,7 +134,8 @@ def _graded_row(q: dict, where: str, episode: dict | None, answers: dict) -> dic
     order = _order(q.get("level"), where)
     question = level_question({**q, "answer": bool(q.get("answer"))})
     return {"order": order, "template": str(q.get("template")), "kind": _kind_of(str(q.get("asked", "?")), episode),
-            "correct": graded_row(question, question.gold, answers.get(question.id))["correct"]}
+            "correct": graded_row(question, question.gold, answers.get(question.id))["correct"],
+            "gold": _gold(bool(q.get("answer"))), "shortcuts": {}}
 
 
 def _questions(directory: Path, episodes: list[dict]) -> list[dict]:
@@ -129,11 +144,13 @@ def _questions(directory: Path, episodes: list[dict]) -> list[dict]:
     by_name = {e.get("episode"): e for e in episodes}
     if (directory / "questions.jsonl").exists():
         files = [directory / "questions.jsonl"]
-    else:
+    elif list(directory.glob("bomb_*.rows.jsonl")):  # the graded rows of each episode
+        files = sorted(directory.glob("bomb_*.rows.jsonl"))
+    else:  # an older layout: each episode's question rows (with their exact answer) and answers
         files = sorted(directory.glob("bomb_*.questions.jsonl"))
     rows = []
     for qpath in files:
-        seed_text = re.fullmatch(r"bomb_(\d+)\.questions\.jsonl", qpath.name)
+        seed_text = re.fullmatch(r"bomb_(\d+)\.(?:questions|rows)\.jsonl", qpath.name)
         file_episode = by_seed.get(int(seed_text.group(1))) if seed_text else None
         apath = qpath.with_name(qpath.name.replace(".questions.", ".answers."))
         answers = None

@@ -1,7 +1,8 @@
 """The standard figures, drawn with matplotlib's object API on the Agg canvas (no pyplot, no global backend).
 
-* ``tom``: ToM accuracy per order (one panel each) and question template, one bar series per agent kind:
-  the study's Table 2 as a grouped bar chart (bomb runs), each bar with its Wilson 95% interval over questions;
+* ``tom``: ToM accuracy per order (one panel each, and one for the selected questions) and question template,
+  one bar series per agent kind and the best shortcut of each template beside them (hatched, named): the study's
+  Table 2 as a grouped bar chart (bomb runs), each agent's bar with its Wilson 95% interval over questions;
 * ``transport``: transport rate against message tokens per agent, with the 95% interval of the rate
   (``belief bench transport --json``);
 * ``rounds``: mean rounds per episode per team (bomb runs, 95% t interval over episodes), or the first metric of
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from pathlib import Path
 
 import matplotlib
@@ -24,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import ScaledTranslation
 
-from belief.app.plot.data import BenchSummary, BombRunRows, ResultsError, template_order
+from belief.app.plot.data import SELECTED, BenchSummary, BombRunRows, ResultsError, template_order
 from belief.grading.report import LEVEL_TITLES, LEVELS
 from belief.files.outputs import atomic_write_bytes, check_outputs
 from belief.grading.stats import mean_ci95, wilson_ci95
@@ -72,25 +74,49 @@ def _accuracy(rows: list[dict]) -> tuple[float, tuple[float, float] | None]:
     return 100.0 * right / len(rows), (100.0 * lo, 100.0 * hi)
 
 
+def best_shortcut(rows: list[dict]) -> tuple[str, float] | None:
+    """The best shortcut on ``rows`` (questions, whoever answered them) and its accuracy (%): every shortcut
+    the rows carry (:mod:`belief.grading.shortcuts`) and ``majority`` (the rows' commonest gold); None without
+    a gold answer."""
+    golds = [r.get("gold") for r in rows]
+    if not rows or any(g is None for g in golds):
+        return None
+    common = min(Counter(golds).items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    scores = {"majority": sum(g == common for g in golds) / len(rows)}
+    for name in sorted({s for r in rows for s in r.get("shortcuts", {})}):
+        scores[name] = sum(r.get("shortcuts", {}).get(name) == r["gold"] for r in rows) / len(rows)
+    name = max(sorted(scores), key=lambda n: scores[n])
+    return name, 100.0 * scores[name]
+
+
+BEST = "best shortcut"
+
+
 def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
-    """Grouped bars: one panel per order, x = question template (and all templates), one series per agent kind;
-    each bar with its Wilson 95% interval and its number of questions; no questions: a "no data" placeholder."""
+    """Grouped bars: one panel per order (and one for the selected questions, when the runs have them), x =
+    question template (and all templates), one series per agent kind and the best shortcut of each cell (hatched,
+    named above it: :func:`best_shortcut`); each agent's bar with its Wilson 95% interval and its number of
+    questions; no questions: a "no data" placeholder."""
     rows = [q for run in runs for q in run.questions]
     if not rows:
         raise ResultsError("no ToM questions in " + ", ".join(str(r.path) for r in runs))
     kinds = list(dict.fromkeys(q["kind"] for q in rows))
-    groups = ["all"] + template_order({q["template"] for q in rows})
+    panels = list(LEVELS) + ([SELECTED] if any(q["order"] == SELECTED for q in rows) else [])
+    groups_of = {p: ["all"] + template_order({q["template"] for q in rows if q["order"] == p}) for p in panels}
+    series = len(kinds) + 1
     colours = _colours(kinds)
-    width = 0.8 / len(kinds)
-    fig = _new_figure(min(16.0, 1.0 + len(LEVELS) * (0.8 + 0.3 * len(groups) * len(kinds))), 4.8)
-    axes = fig.subplots(1, len(LEVELS), sharey=True)
-    for ax, order in zip(axes, LEVELS):
+    width = 0.8 / series
+    widest = max(len(g) for g in groups_of.values())
+    fig = _new_figure(min(18.0, 1.0 + len(panels) * (0.8 + 0.3 * widest * series)), 4.8)
+    axes = fig.subplots(1, len(panels), sharey=True)
+    for ax, order in zip(axes, panels):
+        groups = groups_of[order]
         at_order = [q for q in rows if q["order"] == order]
         for i, kind in enumerate(kinds):
             mine = [q for q in at_order if q["kind"] == kind]
             cells = [[q for q in mine if g == "all" or q["template"] == g] for g in groups]
             figures = [_accuracy(c) for c in cells]
-            xs = [g + (i - (len(kinds) - 1) / 2) * width for g in range(len(groups))]
+            xs = [g + (i - (series - 1) / 2) * width for g in range(len(groups))]
             heights = [h for h, _ in figures]
             yerr = [[max(h - ci[0], 0.0) if ci else 0.0 for h, ci in figures],
                     [max(ci[1] - h, 0.0) if ci else 0.0 for h, ci in figures]]
@@ -101,16 +127,25 @@ def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
                     _n_label(ax, x, ci[1], len(cell), fontsize=5.5, rotation=90)
                 else:
                     _no_data(ax, x, width * 0.92, 100.0, fontsize=5.5)
-        ax.set_title(f"{LEVEL_TITLES[order]} ({len(at_order)} questions)", fontsize=10)
+        best = [best_shortcut([q for q in at_order if g == "all" or q["template"] == g]) for g in groups]
+        xs = [g + (series - 1 - (series - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [b[1] if b else math.nan for b in best], width * 0.92, color="0.85", edgecolor="0.35",
+               hatch="..", label=BEST)
+        for x, b in zip(xs, best):
+            if b:
+                ax.annotate(b[0].replace("_", " "), (x, b[1]), textcoords="offset points", xytext=(0, 2),
+                            ha="center", va="bottom", fontsize=5, rotation=90, color="0.3")
+        title = "Selected" if order == SELECTED else LEVEL_TITLES[order]
+        ax.set_title(f"{title} ({len(at_order)} questions)", fontsize=10)
         ax.set_xticks(range(len(groups)), [g.replace("_", " ") for g in groups], rotation=25, ha="right")
         ax.set_xlabel("question template")
         ax.set_ylim(0, 138)  # headroom for the n labels and the legend, inside the axes and above the bars
         ax.set_yticks(range(0, 101, 20))
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylabel("accuracy (%)")
-    axes[0].legend(loc="upper center", ncols=min(len(kinds), 4), fontsize=8, framealpha=0.85)
-    fig.suptitle("bomb_v0 ToM accuracy against the exact checker (answers from each agent's own beliefs; "
-                 "Wilson 95% intervals, n = questions)", fontsize=10)
+    axes[0].legend(loc="upper center", ncols=min(series, 4), fontsize=8, framealpha=0.85)
+    fig.suptitle("bomb_v0 ToM accuracy against the exact checker, beside the best shortcut of each template "
+                 "(answers from each agent's own beliefs; Wilson 95% intervals, n = questions)", fontsize=10)
     return fig
 
 

@@ -8,10 +8,18 @@ episode (names relative to the run directory; nothing in them depends on where o
 * ``bomb_<seed>.trace.jsonl``: the global trace (meta ``episode``: ``bomb_<seed>``; ends with its end marker);
 * ``bomb_<seed>.answers.jsonl``: the agents' free-text answers ``{"id", "episode", "agent", "answer", "trace"}``
   (``trace``: the trace's digest; graded by ``belief grade TRACE ANSWERS``);
-* ``bomb_<seed>.questions.jsonl``: one flat row per question (:data:`QUESTION_COLUMNS`): the exact answer
-  ``gold``, the agent's ``answer``, its ``reading`` (yes/no/none) and ``correct``, and ``as_self``: the yes/no
-  of the trivial "answer as yourself" answerer (the asked agent's own belief of F, from its own private record;
-  see :func:`tom_rows`).
+* ``bomb_<seed>.questions.jsonl``: the episode's questions in the grading format
+  (:mod:`belief.grading.questions`: kind, chain, fluent, values, time, template, phenomenon, text; naming the
+  episode), so ``belief grade bomb_<seed>.trace.jsonl bomb_<seed>.answers.jsonl --questions
+  bomb_<seed>.questions.jsonl`` regrades it and a tool outside the project can audit every question;
+* ``bomb_<seed>.rows.jsonl``: one flat row per question (:data:`QUESTION_COLUMNS`): its set (``study``,
+  ``probe``, ``selected``), the exact answer ``gold``, the agent's ``answer``, its ``reading`` and
+  ``correct``, and every shortcut's answer (:mod:`belief.grading.shortcuts`: ``reality``, ``as_self``,
+  ``depth_collapse``, ``public_record``; see :func:`tom_rows`).
+
+The selected set (:mod:`belief.envs.bomb.tom`) is asked only of teams with an agent that answers ToM questions
+(``belief``, ``llm``): the trace's meta says whether (``tom_selected``), so its questions are the same
+whichever way they are regenerated.
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ from belief.envs.bomb.world import AGENTS
 from belief.envs.bomb.tom import QuestionStream
 from belief.errors import BeliefError
 from belief.grading.levels import LEVELS
-from belief.grading.report import grade_questions, level_question, trace_digest
+from belief.grading.report import grade_questions, trace_digest
+from belief.grading.shortcuts import QUESTION_SHORTCUTS
 from belief.files.outputs import atomic_write_text, jsonl_text
+from belief.truth.checker import check
 
 AGENT_KINDS = ("belief", "planner", "random", "llm")
 
@@ -50,21 +60,22 @@ def make_agent(kind: str, name: str, env, seed) -> Agent:
     raise BeliefError(f"unknown agent kind {kind!r}; expected one of {', '.join(AGENT_KINDS)}")
 
 
+#: the agent kinds that answer ToM questions (the selected set is asked of a team with one of them)
+ANSWERING = ("belief", "llm")
+
+
 def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
-    """Play one episode: (env, metrics, questions, answers, as_self {question id: yes/no})."""
+    """Play one episode: (env, metrics, questions, answers)."""
     if isinstance(kinds, str):
         kinds = [kinds] * 3
     e = bomb_v0.raw_env(seed=seed, random_maps=random_maps, max_rounds=max_rounds)
     agents = {a: make_agent(k, a, e, seed) for a, k in zip(e.possible_agents, kinds)}
-    # "answer as yourself" reads each agent's own record: the belief agent's, or (other kinds keep none) a
-    # record of the same perceived events kept beside the agent
-    kind_of = dict(zip(e.possible_agents, kinds))
-    selves = {a: ag if kind_of[a] == "belief" else make_agent("belief", a, e, seed)
-              for a, ag in agents.items()} if ask else {}
-    stream = QuestionStream(e.trace.meta) if ask else None
+    e.trace.meta["tom_selected"] = any(k in ANSWERING for k in kinds)
+    stream = QuestionStream(e.trace.meta, selected=e.trace.meta["tom_selected"]) if ask else None
     episode = episode_name(seed)
     fed = 0
-    qs, answers, as_self = [], [], {}
+    qs: list = []
+    answers: list = []
 
     def pump():
         nonlocal fed
@@ -79,10 +90,7 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     def perceive(upto=None):
         # what each agent perceived (its private trace) and its info (its own action's result)
         for a, ag in agents.items():
-            events = e.take_perceived(a, upto)
-            ag.perceive(events, e.infos.get(a))
-            if a in selves and selves[a] is not ag:
-                selves[a].record(events)
+            ag.perceive(e.take_perceived(a, upto), e.infos.get(a))
 
     def ask_all(new):
         for q in new:
@@ -92,7 +100,6 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
             qs.append(q)
             answers.append({"id": q.id, "episode": episode, "agent": q.asked,
                             "answer": agents[q.asked].answer(q.public())})
-            as_self[q.id] = "yes" if selves[q.asked].believes(q.public(), egocentric=True) else "no"
 
     perceive()
     while not (all(e.terminations.values()) or all(e.truncations.values())):
@@ -106,13 +113,18 @@ def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):
     ask_all(pump())
     if stream is not None:
         ask_all(stream.flush())
+        kept = stream.kept()
+        if kept is not None:  # the selected questions the balance dropped are not graded (nor written)
+            qs = [q for q in qs if q.set != "selected" or q.id in kept]
+            ids = {q.id for q in qs}
+            answers = [a for a in answers if a["id"] in ids]
     e.trace.meta["episode"] = episode
     digest = trace_digest(e.trace)  # the trace's own identity: grade refuses these answers on another trace
     for a in answers:
         a["trace"] = digest
     m = e.metrics()
     m.update({"seed": seed, "agents": list(kinds), "questions": len(qs)})
-    return e, m, qs, answers, as_self
+    return e, m, qs, answers
 
 
 def episode_name(seed: int) -> str:
@@ -122,13 +134,14 @@ def episode_name(seed: int) -> str:
 def episode_files(seed: int) -> dict:
     """The file names of an episode, by role (relative to the run directory)."""
     stem = episode_name(seed)
-    return {"trace": f"{stem}.trace.jsonl", "questions": f"{stem}.questions.jsonl", "answers": f"{stem}.answers.jsonl"}
+    return {"trace": f"{stem}.trace.jsonl", "questions": f"{stem}.questions.jsonl", "answers": f"{stem}.answers.jsonl",
+            "rows": f"{stem}.rows.jsonl"}
 
 
-#: the columns of a question row (``bomb_<seed>.questions.jsonl``, the run's ``questions.jsonl|csv``)
+#: the columns of a question row (``bomb_<seed>.rows.jsonl``, the run's ``questions.jsonl|csv``)
 QUESTION_COLUMNS = ("episode", "seed", "id", "t", "turn", "round", "set", "level", "order", "template", "subject",
-                    "variant", "agent", "kind", "target", "question", "gold", "answer", "reading", "correct",
-                    "as_self")
+                    "variant", "phenomenon", "agent", "kind", "target", "question", "gold", "answer", "reading",
+                    "correct") + QUESTION_SHORTCUTS
 #: the columns of an episode row (the run's ``episodes.jsonl|csv``)
 EPISODE_COLUMNS = ("episode", "seed", "agents", "score", "max_score", "rounds", "completed", "end_reason", "actions",
                    "valid_action_rate", "questions", "unreadable", "accuracy_introspection",
@@ -140,22 +153,28 @@ def _reading(graded: dict) -> str:
     return graded["reading"] if graded["reading"] in ("yes", "no") else "none"
 
 
-def question_rows(seed: int, kinds, qs, answers, as_self: dict | None = None) -> list[dict]:
-    """One flat row per question: the exact answer (`gold`) beside the agent's text (`answer`), its reading, and
-    the "answer as yourself" yes/no (`as_self`, None when not computed)."""
-    as_self = as_self or {}
+def question_records(qs, episode: str) -> list[dict]:
+    """The questions in the grading format (one JSON object per question, naming the episode)."""
+    return [{**q.general().to_json(), "episode": episode} for q in qs]
+
+
+def question_rows(seed: int, kinds, qs, answers, trace) -> list[dict]:
+    """One flat row per question: the exact answer (`gold`, the checker's on ``trace``) beside the agent's text
+    (`answer`), its reading by the one reader, and every shortcut's answer."""
     team = dict(zip(AGENTS, [kinds] * 3 if isinstance(kinds, str) else kinds))
     by_id = {a["id"]: a["answer"] for a in answers}
-    graded = {r["id"]: r for r in grade_questions(None, [level_question(q) for q in qs], by_id).rows}  # one reader
+    general = [q.general() for q in qs]
+    graded = {r["id"]: r for r in grade_questions(check(trace), general, by_id).rows}  # the one reader
     rows = []
-    for q in qs:
-        text = by_id.get(q.id)
+    for q, g in zip(qs, general):
+        study = q.set != "selected"
         rows.append({"episode": episode_name(seed), "seed": seed, "id": q.id, "t": q.t, "turn": q.turn,
-                     "round": q.round, "set": q.set, "level": q.level, "order": graded[q.id]["order"],
-                     "template": q.template, "subject": q.subject, "variant": q.variant, "agent": q.asked,
-                     "kind": team.get(q.asked), "target": q.target, "question": q.text, "gold": graded[q.id]["gold"],
-                     "answer": text, "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"],
-                     "as_self": as_self.get(q.id)})
+                     "round": q.round, "set": q.set, "level": q.level, "order": g.order, "template": q.template,
+                     "subject": q.subject if study else None, "variant": q.variant if study else None,
+                     "phenomenon": g.phenomenon, "agent": q.asked, "kind": team.get(q.asked),
+                     "target": q.target if study else None, "question": q.text, "gold": graded[q.id]["gold"],
+                     "answer": by_id.get(q.id), "reading": _reading(graded[q.id]), "correct": graded[q.id]["correct"],
+                     **{s: q.shortcuts.get(s) for s in QUESTION_SHORTCUTS}})
     return rows
 
 
@@ -165,33 +184,43 @@ def team_label(kinds) -> str:
     return kinds[0] if len(set(kinds)) == 1 else ",".join(kinds)
 
 
-def tom_rows(questions: list[dict], answerer: str, by: str = "level") -> list[dict]:
-    """Rows for :func:`belief.grading.trivial.tom_table`, one per graded question: its type (``by="level"``: the
-    level; ``"template"``: level/template), the checker's gold, what the agents said as the grader read it (a
-    correct reading counts as the gold) under `answerer`, and ``as_self`` when the row has it."""
+def row_type(q: dict) -> str:
+    """The ToM table type of a question row: ``study/<level>``, ``probe/<level>`` or the selected template."""
+    return f"{q['set']}/{q['level']}" if q["set"] in ("study", "probe") else str(q["template"])
+
+
+def tom_rows(questions: list[dict], answerer: str, by: str = "template") -> list[dict]:
+    """Rows for :func:`belief.grading.trivial.tom_table`, one per graded question: its type (``by="template"``:
+    :func:`row_type`; ``"level"``: the study's level, study and probe questions only), the checker's gold, what the agents
+    said as the grader read it (a correct reading counts as the gold) under `answerer`, every shortcut's answer,
+    and its episode (the margin's intervals are clustered by episode)."""
     out = []
     for q in questions:
+        if by == "level" and q["level"] is None:
+            continue
         said = {answerer: q["gold"] if q["correct"] else q["reading"]}
-        if q.get("as_self") is not None:
-            said["as_self"] = q["as_self"]
-        kind = q["level"] if by == "level" else f"{q['level']}/{q['template']}"
-        out.append({"type": kind, "gold": q["gold"], "answers": said})
+        said.update({s: q[s] for s in QUESTION_SHORTCUTS if q.get(s) is not None})
+        out.append({"type": q["level"] if by == "level" else row_type(q), "gold": q["gold"], "answers": said,
+                    "episode": q["episode"]})
     return out
 
 
 def tom_tables(questions: list[dict], answerer: str) -> dict:
-    """``{"tom": by level, "tom_by_template": by level/template}``: the agents' ToM accuracy beside the trivial
-    answerers (``majority`` per type, ``as_self``); a type a trivial answerer gets > 80% right has ``tom: false``."""
+    """``{"tom": per template (study and probe by level, the selected templates), "tom_levels": the study's
+    three levels over the study and probe sets (Table 2)}``: the agents' accuracy beside every shortcut, the best
+    one, ``tom`` (best shortcut at most 0.65) and the agents' paired margin over it."""
     from belief.grading.trivial import tom_table
 
     if not questions:
-        return {"tom": None, "tom_by_template": None}
-    return {"tom": tom_table(tom_rows(questions, answerer)),
-            "tom_by_template": tom_table(tom_rows(questions, answerer, by="template"))}
+        return {"tom": None, "tom_levels": None}
+    levels = tom_rows(questions, answerer, by="level")
+    return {"tom": tom_table(tom_rows(questions, answerer), headline=answerer),
+            "tom_levels": tom_table(levels, headline=answerer) if levels else None}
 
 
 def accuracy(rows, level: str | None = None) -> float | None:
-    """Fraction of `rows` (question rows) answered correctly, unreadable answers counted wrong; None if none."""
+    """Fraction of `rows` (question rows) answered correctly, unreadable answers counted wrong; None if none.
+    With a `level`: the study and probe questions of that level (Table 2's figure)."""
     rows = [r for r in rows if level is None or r["level"] == level]
     return sum(r["correct"] for r in rows) / len(rows) if rows else None
 
@@ -221,16 +250,20 @@ class BombConfig:
         return d
 
 
+def _files(env, seed: int, qs, answers, rows) -> dict:
+    names = episode_files(seed)
+    return {names["trace"]: env.trace.dumps(), names["questions"]: jsonl_text(question_records(qs, episode_name(seed))),
+            names["answers"]: jsonl_text(answers), names["rows"]: jsonl_text(rows)}
+
+
 def play_episode(config: BombConfig, seed: int) -> dict:
     """Play and grade one episode: ``{"name", "seed", "result" (the episode row),
     "files" (file name -> text)}``; plain data, the same in any process."""
-    env, m, qs, answers, as_self = _play(list(config.agents), seed, random_maps=config.random_maps,
-                                         max_rounds=config.max_rounds, ask=True)
-    rows = question_rows(seed, config.agents, qs, answers, as_self)
-    names = episode_files(seed)
+    env, m, qs, answers = _play(list(config.agents), seed, random_maps=config.random_maps,
+                                max_rounds=config.max_rounds, ask=True)
+    rows = question_rows(seed, config.agents, qs, answers, env.trace)
     return {"name": episode_name(seed), "seed": seed, "result": episode_row(env, m, rows),
-            "files": {names["trace"]: env.trace.dumps(), names["questions"]: jsonl_text(rows),
-                      names["answers"]: jsonl_text(answers)}}
+            "files": _files(env, seed, qs, answers, rows)}
 
 
 def play_task(task) -> dict:
@@ -240,26 +273,25 @@ def play_task(task) -> dict:
 
 def run_episode(kinds, seed: int, *, random_maps: bool = False, max_rounds: int = 30, out: Path | None = None,
                 ask: bool = True) -> dict:
-    """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers``, ``_as_self`` and
-    ``_trace``
-    (objects, not serialised); with `out`, the episode's files are written there (atomically)."""
-    e, m, qs, answers, as_self = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
+    """Play one episode for library callers: the env's metrics plus ``_questions``, ``_answers``, ``_rows`` (the
+    graded question rows) and ``_trace`` (objects, not serialised); with `out`, the episode's files are written
+    there (atomically)."""
+    e, m, qs, answers = _play(kinds, seed, random_maps=random_maps, max_rounds=max_rounds, ask=ask)
+    rows = question_rows(seed, m["agents"], qs, answers, e.trace) if qs else []
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        names = episode_files(seed)
-        rows = question_rows(seed, m["agents"], qs, answers, as_self)
-        texts = {"trace": e.trace.dumps(), "questions": jsonl_text(rows), "answers": jsonl_text(answers)}
-        for role, text in texts.items():
-            atomic_write_text(out / names[role], text)
-        m["files"] = {role: str(out / name) for role, name in names.items()}
+        texts = _files(e, seed, qs, answers, rows)
+        for name, text in texts.items():
+            atomic_write_text(out / name, text)
+        m["files"] = {role: str(out / name) for role, name in episode_files(seed).items()}
     m["_questions"] = qs
     m["_answers"] = answers
-    m["_as_self"] = as_self  # question id -> the "answer as yourself" yes/no
+    m["_rows"] = rows
     m["_trace"] = e.trace  # (like the other _ keys: for library callers, not serialised)
     return m
 
 
-__all__ = ["AGENT_KINDS", "BombConfig", "EPISODE_COLUMNS", "QUESTION_COLUMNS", "accuracy", "episode_files",
-           "episode_name", "make_agent", "play_episode", "play_task", "question_rows", "run_episode", "team_label",
-           "tom_rows", "tom_tables"]
+__all__ = ["AGENT_KINDS", "ANSWERING", "BombConfig", "EPISODE_COLUMNS", "QUESTION_COLUMNS", "accuracy",
+           "episode_files", "episode_name", "make_agent", "play_episode", "play_task", "question_records",
+           "question_rows", "row_type", "run_episode", "team_label", "tom_rows", "tom_tables"]

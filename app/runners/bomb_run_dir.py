@@ -3,7 +3,8 @@
 Files of a run (``belief run bomb --out DIR``), all written atomically, none with a timestamp or an absolute
 path, so a resumed run ends byte-identical to an uninterrupted one:
 
-* per episode, ``bomb_<seed>.trace.jsonl``, ``.answers.jsonl``, ``.questions.jsonl`` (:mod:`belief.app.runners.bomb`);
+* per episode, ``bomb_<seed>.trace.jsonl``, ``.answers.jsonl``, ``.questions.jsonl`` (the grading format) and
+  ``.rows.jsonl`` (graded rows) (:mod:`belief.app.runners.bomb`);
 * ``episodes.jsonl`` / ``episodes.csv``: one row per episode (:data:`~belief.app.runners.bomb.EPISODE_COLUMNS`);
 * ``questions.jsonl`` / ``questions.csv``: one row per question, every episode
   (:data:`~belief.app.runners.bomb.QUESTION_COLUMNS`);
@@ -29,7 +30,7 @@ from belief.app.runs.manifest import MAX_LISTED, ManifestError, RunManifest, ope
 COMMAND = "run bomb"
 #: every file a bomb run writes besides its manifest: --force deletes nothing else, a manifest listing another
 #: name is refused
-OWN_FILES = ("bomb_*.trace.jsonl", "bomb_*.answers.jsonl", "bomb_*.questions.jsonl", "episodes.jsonl",
+OWN_FILES = ("bomb_*.trace.jsonl", "bomb_*.answers.jsonl", "bomb_*.questions.jsonl", "bomb_*.rows.jsonl", "episodes.jsonl",
              "episodes.csv", "questions.jsonl", "questions.csv", "summary.json")
 
 
@@ -122,7 +123,7 @@ def finish_run(manifest: RunManifest) -> BombRun:
             raise ManifestError(f"{manifest.directory / 'manifest.json'}: episodes[{i}].result lacks {missing[0]}")
     episodes = [{c: e.result[c] for c in EPISODE_COLUMNS} for e in manifest.episodes]
     questions = [row for e in manifest.episodes
-                 for row in _read_rows(manifest.directory / episode_files(e.seed)["questions"])]
+                 for row in _read_rows(manifest.directory / episode_files(e.seed)["rows"])]
     figs = figures(episodes, questions)
     manifest.finish({"episodes.jsonl": jsonl_text(episodes), "episodes.csv": csv_text(episodes, EPISODE_COLUMNS),
                      "questions.jsonl": jsonl_text(questions), "questions.csv": csv_text(questions, QUESTION_COLUMNS),

@@ -8,9 +8,10 @@ from belief.agents.hanabi.belief import HanabiBeliefAgent
 from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
 from belief.envs.hanabi import environment as hanabi_v0
-from belief.envs.hanabi.tom import TomSet, answer, is_move, label, move_questions, trivial_answers
+from belief.envs.hanabi.tom import SelectedSet, card_question, is_move, label, move_questions
 from belief.errors import BeliefError
-from belief.grading.report import grade
+from belief.grading.report import grade, read_answer
+from belief.grading.shortcuts import QUESTION_SHORTCUTS
 
 AGENT_KINDS = {"belief": HanabiBeliefAgent, "conventional": HanabiConventionalAgent,
                "hintless": HanabiHintlessAgent}
@@ -21,7 +22,8 @@ class HanabiConfig:
     agents: str = "belief"      # one kind for both players
     ask: bool = True            # ToM questions after every move (the three levels)
     players: int = 2
-    tom_set: bool = False       # the ToM set (elimination, seen, third order) with its trivial answerers
+    tom_set: bool = False       # the selected set (belief.envs.hanabi.tom.SelectedSet) with the shortcut panel
+    files: bool = False         # return the game's files (trace, questions, answers) as ``_files``
 
 
 def make_agents(kind: str, players) -> dict:
@@ -36,7 +38,7 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     e = hanabi_v0.raw_env(seed=seed, players=config.players)
     agents = make_agents(config.agents, e.possible_agents)
     qs, answers, fed = [], [], 0
-    sampler, tom_qs, tom_said = TomSet(seed), [], []
+    sampler, tom_qs, tom_said, tom_texts = SelectedSet(e.trace.meta, seed), [], [], []
 
     def update():
         nonlocal fed
@@ -52,7 +54,9 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
             if config.tom_set:
                 for q in sampler.feed(ev):
                     tom_qs.append(q)
-                    tom_said.append(agents[q.asked].answer(q.public()).startswith("Yes"))
+                    # the one reader reads the player's free text, as `belief grade` would
+                    tom_texts.append(agents[q.asked].answer(q.public()))
+                    tom_said.append(read_answer(q.question, tom_texts[-1]))
 
     update()
     while not all(e.terminations.values()):
@@ -63,22 +67,28 @@ def play_game(config: HanabiConfig, seed: int, *, keep_trace: bool = False) -> d
     out.update({"seed": seed, "agents": config.agents, "players": config.players, "questions": len(qs)})
     if config.ask:
         out.update(grade(label(e.trace, qs), answers).level_figures())
+    kept = sampler.kept() if config.tom_set else set()
     if config.tom_set:
-        out["tom_rows"] = tom_rows(e.trace, label(e.trace, tom_qs), tom_said, sampler.named, config.agents)
+        out["tom_rows"] = tom_rows([(q, a) for q, a in zip(tom_qs, tom_said) if q.id in kept], config.agents, seed)
+    if config.files:
+        from belief.app.runners.episode_files import episode_texts
+
+        selected = [(q, a) for q, a in zip(tom_qs, tom_texts) if q.id in kept]
+        general = [card_question(q) for q in label(e.trace, qs)] + [q.question for q, _ in selected]
+        said = answers + [{"id": q.id, "agent": q.asked, "answer": a} for q, a in selected]
+        out["_files"] = episode_texts(f"hanabi_{seed}", e.trace, general, said)
     if keep_trace:
         out["_trace"] = e.trace
     return out
 
 
-def tom_rows(trace, questions, said, named, agent: str) -> list[dict]:
-    """Rows for :func:`belief.grading.trivial.tom_table`: per question its type, the checker's answer on
-    the global trace (gold), the asked agent's own answer and the trivial answerers."""
-    from belief.truth.checker import check
-
-    truth = check(trace)
-    return [{"type": q.level, "gold": q.answer,
-             "answers": {"checker": answer(truth, q, q.t), agent: a, **trivial_answers(q, named, truth)}}
-            for q, a in zip(questions, said)]
+def tom_rows(asked: list, agent: str, seed: int) -> list[dict]:
+    """Rows for :func:`belief.grading.trivial.tom_table`: per selected question its template, the checker's gold
+    (computed as the game went), the asked player's answer as the reader read it, and every shortcut's answer
+    (the panel's and Hanabi's ``hint_record``); the game's seed is the episode."""
+    return [{"type": q.template, "gold": q.gold, "episode": seed,
+             "answers": {agent: said, **{s: q.shortcuts.get(s) for s in (*QUESTION_SHORTCUTS, "hint_record")}}}
+            for q, said in asked]
 
 
 __all__ = ["tom_rows", "HanabiConfig", "play_game", "make_agents", "AGENT_KINDS"]

@@ -1,4 +1,7 @@
-"""Grading: questions in the general model (:mod:`~belief.grading.questions`), reading free-text answers
+"""Grading: questions in the general model (:mod:`~belief.grading.questions`) and their wording
+(:mod:`~belief.grading.render`), the selection of questions where ToM is needed
+(:mod:`~belief.grading.selector`), the panel of shortcuts (:mod:`~belief.grading.shortcuts`) and the ToM
+tables beside them (:mod:`~belief.grading.trivial`), reading free-text answers
 (:mod:`~belief.grading.answers`), graded rows and reports (:mod:`~belief.grading.report`), their files
 (:mod:`~belief.grading.files`) and confidence intervals (:mod:`~belief.grading.stats`).
 

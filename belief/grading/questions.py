@@ -20,9 +20,16 @@ A question (one JSON object per line of a questions file; validated by pydantic 
   mind the question is about). The checker stays the only source of gold for ``value`` / ``knows`` /
   ``aware``: a ``gold`` or ``answer_type`` on those kinds is an error, not an override.
 * ``template``, ``agent`` (who answers; "Do you know ...?" when the chain is just that agent), ``level``,
-  ``category`` (e.g. CoordinationQA's ``EC`` / ``ToM`` / ``JP``) and ``text`` are labels for breakdowns and
-  people; ``choices`` lists the places a ``value`` answer may name (default: every value the fluent takes
-  in the trace).
+  ``category`` (e.g. CoordinationQA's ``EC`` / ``ToM`` / ``JP``), ``phenomenon`` (why answering takes Theory of
+  Mind: ``false_belief``, ``divergent_second_order``, ``missed_change``, ``secret_observation``,
+  ``elimination``, ``message_borne``; :mod:`belief.grading.selector` defines them) and ``text`` are labels for
+  breakdowns and people; ``choices`` lists the places a ``value`` answer may name (default: every value the
+  fluent takes in the trace). Every label is optional: a file written before ``phenomenon`` existed reads the
+  same.
+
+:func:`gold_answer` is the exact answer on the global trace; :func:`private_answer` is the same question
+answered from an agent's own record (the checker on its private trace, where the owner's beliefs stand for
+reality): how the belief agents of every world answer, and how the "answer as yourself" shortcut does.
 """
 
 from __future__ import annotations
@@ -128,6 +135,7 @@ class QuestionRecord(BaseModel):
     text: Optional[str] = None
     choices: Optional[list[str]] = None
     category: Optional[str] = None
+    phenomenon: Optional[str] = None
     gold: Optional[Union[str, list[str]]] = None
     answer_type: Optional[Literal["yes_no", "choice"]] = None
     episode: Optional[str] = None
@@ -174,6 +182,7 @@ class Question:
     category: Optional[str] = None
     gold: Optional[tuple[str, ...]] = None  # kind "given" only: every correct answer
     answer_type: Optional[str] = None    # kind "given" only: yes_no | choice
+    phenomenon: Optional[str] = None     # why it takes ToM (belief.grading.selector.PHENOMENA)
 
     def __post_init__(self) -> None:
         problem = kind_problem(self.kind, chain=self.chain, fluent=self.fluent, values=self.values, gold=self.gold,
@@ -205,14 +214,14 @@ class Question:
                    fluent=parse_fluent(rec.fluent) if rec.fluent is not None else None, time=rec.time,
                    values=_as_tuple(rec.values), template=rec.template, agent=rec.agent, level=rec.level,
                    text=rec.text, choices=_as_tuple(rec.choices), category=rec.category, gold=_as_tuple(rec.gold),
-                   answer_type=rec.answer_type)
+                   answer_type=rec.answer_type, phenomenon=rec.phenomenon)
 
     def to_json(self) -> dict:
         """One line of a questions file (what :func:`question_from_dict` reads back); unset fields left out."""
         d: dict[str, object] = {"id": self.id, "kind": self.kind, "chain": list(self.chain), "fluent": self.fluent_text,
              "time": self.time, "values": self.values, "template": self.template, "agent": self.agent,
              "level": self.level, "category": self.category, "text": self.text, "choices": self.choices,
-             "gold": self.gold, "answer_type": self.answer_type}
+             "gold": self.gold, "answer_type": self.answer_type, "phenomenon": self.phenomenon}
         return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items() if v is not None}
 
 
@@ -272,14 +281,46 @@ def gold_answer(truth: Optional[GroundTruth], q: Question) -> str:
         return "|".join(_given_gold(q))
     truth = _checker(truth, q)
     assert q.fluent is not None  # a checker kind has its fluent (kind_problem)
-    at = _time(truth, q)
-    if q.kind == "value":
-        prov = truth.lookup(q.chain, q.fluent, at)
+    return checker_answer(truth, q.kind, q.chain, q.fluent, _time(truth, q), q.values)
+
+
+def checker_answer(truth: GroundTruth, kind: str, chain: tuple[str, ...], fluent: tuple[str, ...], at: int,
+                   values: Optional[tuple[str, ...]] = None) -> str:
+    """The exact answer of a question of a checker kind given by its parts (what :func:`gold_answer` computes;
+    the shortcut panel asks variants of a question this way, without building each one)."""
+    if kind == "value":
+        prov = truth.lookup(chain, fluent, at)
         if prov is None or is_marker(prov.value):
             return UNKNOWN
         return NOWHERE if prov.value is None else str(prov.value)
-    holds = q.values is None or truth.reality(q.fluent, at) in q.values
-    return YES if holds and truth.knows_chain(q.chain, q.fluent, at) else NO
+    holds = values is None or truth.reality(fluent, at) in values
+    return YES if holds and truth.knows_chain(chain, fluent, at) else NO
+
+
+def private_answer(record: GroundTruth, q: Question, chain: Optional[Sequence[str]] = None) -> str:
+    """``q`` answered from an agent's own record (``record``: the checker on its private trace, whose
+    ``owner`` it is): at the record's end (the question's ``time`` indexes the global trace, not the record),
+    with the owner's own definite belief standing for reality in a fact's ``values``. ``chain`` replaces the
+    question's chain (the "answer as yourself" shortcut asks ``(owner,)``). Without an owner (a global trace)
+    reality is the trace's own."""
+    if q.kind == GIVEN:
+        raise GradingError(f"question {q.id}: a 'given' question is not answered from a record")
+    chain = q.chain if chain is None else tuple(chain)
+    assert q.fluent is not None  # a checker kind has its fluent (kind_problem)
+    at = record.end
+    if q.kind == "value":
+        prov = record.lookup(chain, q.fluent, at)
+        if prov is None or is_marker(prov.value):
+            return UNKNOWN
+        return NOWHERE if prov.value is None else str(prov.value)
+    if not chain:
+        raise GradingError(f"question {q.id}: a {q.kind!r} question needs an agent in its chain")
+    if q.values is not None:
+        owner = record.owner
+        real = record.value((owner,), q.fluent, at) if owner in record.agents else record.reality(q.fluent, at)
+        if not (isinstance(real, str) and not is_marker(real) and real in q.values):
+            return NO
+    return YES if record.knows_chain(chain, q.fluent, at) else NO
 
 
 def correct_answers(truth: Optional[GroundTruth], q: Question) -> tuple[str, ...]:
@@ -308,5 +349,6 @@ def place_candidates(truth: Optional[GroundTruth], q: Question) -> tuple[str, ..
 
 
 __all__ = ["Question", "QuestionRecord", "GradingError", "question_from_dict", "parse_fluent", "gold_answer",
+           "private_answer", "checker_answer",
            "correct_answers", "check_question", "place_candidates", "kind_problem", "KINDS", "CHECKER_KINDS",
            "GIVEN", "ANSWER_TYPES", "YES", "NO", "UNKNOWN", "NOWHERE"]

@@ -5,7 +5,7 @@ Questions (:mod:`belief.grading.questions`) get their gold answer from the check
 each free-text answer is read by :func:`read_answer` (:mod:`belief.grading.answers`) and graded, and
 :class:`GradeReport` gives per-question rows (distinct ``gold`` and ``answer`` keys, the ``reading`` of the
 text, ``correct``) and a summary with accuracy as fractions: overall, "answered only" (unreadable and missing
-answers left out), and by order, template, agent, level, category and kind. Unreadable answers are counted
+answers left out), and by order, template, agent, level, category, phenomenon and kind. Unreadable answers are counted
 wrong in the overall accuracy and reported, never silently read as one side.
 
 :func:`grade` and :class:`Report` are the three-level table (Table 2 of the study: accuracy per level, as fractions) for
@@ -30,9 +30,9 @@ from belief.files.json_input import read_json_lines
 
 UNREADABLE, MISSING = "unreadable", "missing"
 #: the columns of a graded question row (JSONL keys, CSV header)
-ROW_COLUMNS = ("episode", "id", "kind", "category", "order", "level", "template", "agent", "chain", "fluent", "time",
-               "question", "gold", "answer", "reading", "correct")
-BREAKDOWNS = ("order", "template", "agent", "level", "category", "kind")
+ROW_COLUMNS = ("episode", "id", "kind", "category", "phenomenon", "order", "level", "template", "agent", "chain",
+               "fluent", "time", "question", "gold", "answer", "reading", "correct")
+BREAKDOWNS = ("order", "template", "agent", "level", "category", "phenomenon", "kind")
 
 
 def trace_digest(trace) -> str:
@@ -74,7 +74,8 @@ def graded_row(q: Question, gold: tuple[str, ...], text: object, candidates: Col
     """One flat row: the question's labels, the exact ``gold`` answer (alternatives joined by ``|``), the
     agent's ``answer``, its ``reading``; correct when the reading is one of ``gold``."""
     reading = MISSING if text is None else read_answer(q, text, candidates)
-    return {"episode": episode, "id": q.id, "kind": q.kind, "category": q.category, "order": q.order,
+    return {"episode": episode, "id": q.id, "kind": q.kind, "category": q.category, "phenomenon": q.phenomenon,
+            "order": q.order,
             "level": q.level, "template": q.template, "agent": q.agent, "chain": list(q.chain),
             "fluent": q.fluent_text, "time": q.time, "question": q.text, "gold": "|".join(gold), "answer": text,
             "reading": reading, "correct": reading in gold}
@@ -157,7 +158,8 @@ def grade_trace(trace, questions: list[Question], answers, policy="strict-truthf
 # --- the three-level table (Table 2 of the study) over the general path ----------------------------
 @dataclass
 class Report:
-    """Per-level accuracy (a fraction) of graded rows; `unparseable` lists (id, answer) pairs, counted wrong."""
+    """Per-level accuracy (a fraction) of graded rows (rows of no level are left out); `unparseable` lists (id,
+    answer) pairs, counted wrong."""
 
     correct: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
     total: dict = field(default_factory=lambda: {lvl: 0 for lvl in LEVELS})
@@ -197,6 +199,8 @@ class Report:
         rep = cls(unknown_ids=list(unknown_ids))
         for r in rows:
             lvl = r["level"]
+            if lvl is None:  # a question of no level (a selected one): not in the three-level table
+                continue
             if lvl not in rep.total:
                 raise GradingError(f"question {r['id']}: unknown level {lvl!r}")
             rep.total[lvl] += 1
@@ -236,8 +240,10 @@ def level_question(d) -> Question:
 
 def grade(questions, answers) -> Report:
     """The per-level table of `answers` (dicts {id, answer} or id->text) to `questions` that carry their exact
-    answer (:func:`level_question`), graded by :func:`grade_questions`."""
-    rep = grade_questions(None, [level_question(q) for q in questions], answers)
+    answer (:func:`level_question`), graded by :func:`grade_questions`; questions of no level are left out (their
+    answers count among ``unknown_ids``)."""
+    levelled = [d for d in (q if isinstance(q, dict) else q.to_json() for q in questions) if d.get("level") is not None]
+    rep = grade_questions(None, [level_question(d) for d in levelled], answers)
     return Report.from_rows(rep.rows, rep.unknown_ids)
 
 

@@ -1,7 +1,8 @@
 """Means with 95% confidence intervals, for benchmark reports.
 
 Student-t intervals: ``mean_ci95`` for one sample, ``paired_diff_ci95`` for the difference of two
-conditions played on the same episodes (paired by episode, which removes the between-world variance).
+conditions played on the same episodes (paired by episode, which removes the between-world variance),
+``clustered_mean_ci95`` for a mean over items that come in clusters (questions of one episode).
 An ordering is supported only when the interval of the difference excludes zero (``ordering``).
 ``wilson_ci95`` is the interval of a share of independent yes/no items (e.g. questions answered right).
 
@@ -132,6 +133,32 @@ def ordering(a: Sequence[float], b: Sequence[float]) -> str:
     if hi < 0:
         return "<"
     return "~"
+
+
+def clustered_mean_ci95(values: Sequence[float], clusters: Sequence[object] | None = None
+                        ) -> tuple[float, tuple[float, float]]:
+    """``(mean, (lo, hi))`` of values that come in clusters (questions of one episode are not independent): the
+    cluster-robust (CR1) standard error of the mean with a Student-t quantile on ``clusters - 1`` degrees of
+    freedom. Without ``clusters`` (or with one value per cluster) it is :func:`mean_ci95`'s interval. With one
+    cluster the interval is the point."""
+    xs = [float(v) for v in values]
+    if not xs:
+        raise BeliefError("clustered_mean_ci95: no values")
+    if clusters is None:
+        return mean_ci95(xs)
+    if len(clusters) != len(xs):
+        raise BeliefError(f"clustered_mean_ci95: {len(xs)} values against {len(clusters)} cluster labels")
+    n = len(xs)
+    mean = sum(xs) / n
+    sums: dict[object, float] = {}
+    for x, c in zip(xs, clusters):
+        sums[c] = sums.get(c, 0.0) + (x - mean)
+    g = len(sums)
+    if g < 2:
+        return mean, (mean, mean)
+    var = g / (g - 1) * sum(s * s for s in sums.values()) / (n * n)
+    half = t975(g - 1) * math.sqrt(var)
+    return mean, (mean - half, mean + half)
 
 
 def wilson_ci95(right: int, total: int) -> tuple[float, float]:

@@ -1,28 +1,31 @@
-"""ToM scores beside the trivial answerers that every ToM table must show.
+"""ToM tables: every agent's accuracy per template beside the best shortcut, and whether the template is ToM.
 
-A question set measures Theory of Mind only if answering it takes more than a shortcut. Two shortcuts are
-always scored beside the real answerers:
+A question set measures Theory of Mind only where answering it takes more than a shortcut. The shortcut
+answerers are the panel of :mod:`belief.grading.shortcuts` (``majority``, computed here on the set itself,
+which favours it; ``reality``, ``as_self``, ``depth_collapse``, ``public_record``) and any a world registers
+(Hanabi's hint reader, a planner that ignores its partner, ...), named in ``trivial``.
 
-- ``majority``: the most common gold answer of the question's type (computed on the set itself, which
-  favours the shortcut: an upper bound of what a type prior can get);
-- a "read the public record / answer as yourself" answerer, which only the world can compute (it knows what
-  is public); worlds put it in each row's ``answers`` under ``public_record`` or ``as_self``.
-
-:func:`tom_table` takes rows ``{"type", "gold", "answers": {answerer: answer}}`` and returns per type and
-overall accuracy with Wilson 95% intervals, and marks every type where a trivial answerer scores above
-:data:`TRIVIAL_LIMIT` (such a type is not reported as ToM: ``"tom": false``).
+:func:`tom_table` takes rows ``{"type", "gold", "answers": {answerer: answer}}`` (optionally ``"episode"``, to
+cluster the intervals of a margin) and returns per type (template) and overall: ``n``, the gold balance
+(share of each gold answer), every answerer's accuracy with its Wilson 95% interval, the best shortcut and its
+accuracy (``trivial_best``), ``tom``: true only when the best shortcut is at most :data:`TRIVIAL_LIMIT`, the
+shortcuts a yes/no type's gold makes right when negated (``inverted``: at most 1 - the limit), and, for the
+``headline`` answerer, its paired margin over the best shortcut (the mean of right-minus-right per question,
+with a 95% interval clustered by episode: :func:`belief.grading.stats.clustered_mean_ci95`).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from typing import Iterable, Mapping
+from collections import Counter
+from typing import Iterable, Mapping, Optional
 
 from belief.errors import BeliefError
-from belief.grading.stats import wilson_ci95
+from belief.grading.shortcuts import SHORTCUTS
+from belief.grading.stats import clustered_mean_ci95, wilson_ci95
 
-TRIVIAL_LIMIT = 0.8
-TRIVIAL_ANSWERERS = ("majority", "public_record", "as_self")
+TRIVIAL_LIMIT = 0.65
+#: the shortcut answerers every table knows by name (a world adds its own with ``trivial``)
+TRIVIAL_ANSWERERS = SHORTCUTS
 
 
 def _norm(answer) -> str:
@@ -31,10 +34,9 @@ def _norm(answer) -> str:
 
 def majority_answers(rows: list[Mapping]) -> dict[str, str]:
     """The most common gold answer per question type (ties broken by the answer's text, so it is stable)."""
-    by_type: dict[str, Counter] = defaultdict(Counter)
-    for row in rows:
-        by_type[row["type"]][_norm(row["gold"])] += 1
-    return {t: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for t, c in by_type.items()}
+    from belief.grading.shortcuts import majority_answers as by_template
+
+    return by_template((row["type"], row["gold"]) for row in rows)
 
 
 def _score(right: int, n: int) -> dict:
@@ -42,17 +44,35 @@ def _score(right: int, n: int) -> dict:
     return {"accuracy": right / n, "ci95": [lo, hi], "n": n}
 
 
-def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERERS) -> dict:
-    """Accuracy per question type and overall, for every answerer of the rows plus ``majority``.
+def _margin(rows: list[Mapping], headline: str, shortcut: str, majority: Mapping[str, str]) -> Optional[dict]:
+    diffs, clusters = [], []
+    for i, row in enumerate(rows):
+        given = dict(row["answers"], majority=majority[row["type"]])
+        if headline not in given:
+            continue
+        gold = _norm(row["gold"])
+        diffs.append(float(_norm(given[headline]) == gold) - float(shortcut in given and _norm(given[shortcut]) == gold))
+        clusters.append(row.get("episode", i))
+    if len(diffs) < 2:
+        return None
+    mean, (lo, hi) = clustered_mean_ci95(diffs, clusters)
+    return {"over": shortcut, "mean": mean, "ci95": [lo, hi], "n": len(diffs), "episodes": len(set(clusters)),
+            "above_zero": lo > 0}
 
-    Each row is ``{"type": str, "gold": answer, "answers": {answerer: answer}}``; an answerer missing from a
-    row counts as wrong there, but an answerer that answers no question of a type (a shortcut that does not
-    apply to it) gets no entry for that type rather than a score of 0. Returns ``{"by_type": {type: {answerer: {accuracy, ci95, n}, "tom": bool,
-    "trivial_best": float}}, "overall": {answerer: {...}}, "answerers": [...], "trivial_limit": 0.8}``.
-    ``trivial`` names the shortcut answerers (by default ``majority``, ``public_record``, ``as_self``; a world
-    may add its own, e.g. a single-agent planner).
+
+def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERERS,
+              headline: Optional[str] = None) -> dict:
+    """Accuracy per question type and overall, for every answerer of the rows plus ``majority`` (see the
+    module docstring).
+
+    An answerer missing from a row counts as wrong there, but an answerer that answers no question of a type
+    (a shortcut that does not apply to it) gets no entry for that type rather than a score of 0. Returns
+    ``{"by_type": {type: {answerer: {accuracy, ci95, n}, "n", "gold", "best_shortcut", "trivial_best", "tom",
+    "inverted", "margin"}}, "overall": {answerer: {...}}, "answerers": [...], "trivial": [...],
+    "trivial_limit", "headline"}``; ``margin`` is None without a ``headline`` (or when it answers fewer than
+    two questions of the type).
     """
-    trivial = tuple(trivial)
+    trivial = tuple(dict.fromkeys(tuple(trivial) + ("majority",)))
     rows = list(rows)
     if not rows:
         raise BeliefError("tom_table: no questions")
@@ -62,42 +82,67 @@ def tom_table(rows: Iterable[Mapping], trivial: Iterable[str] = TRIVIAL_ANSWERER
             raise BeliefError(f"tom_table: row {i} lacks {sorted(missing)}; expected type, gold and answers")
     majority = majority_answers(rows)
     answerers = sorted({a for row in rows for a in row["answers"]} | {"majority"})
-    right: dict[tuple[str, str], int] = Counter()
+    right: Counter = Counter()
     count: Counter = Counter()
+    golds: dict[str, Counter] = {}
     present: set[tuple[str, str]] = set()
+    by_rows: dict[str, list[Mapping]] = {}
     for row in rows:
         gold = _norm(row["gold"])
-        count[row["type"]] += 1
-        given = dict(row["answers"], majority=majority[row["type"]])
+        t = row["type"]
+        count[t] += 1
+        golds.setdefault(t, Counter())[gold] += 1
+        by_rows.setdefault(t, []).append(row)
+        given = dict(row["answers"], majority=majority[t])
         for a in answerers:
             if a in given:
-                present.add((row["type"], a))
+                present.add((t, a))
                 if _norm(given[a]) == gold:
-                    right[(row["type"], a)] += 1
+                    right[(t, a)] += 1
     by_type = {}
     for t in sorted(count):
-        entry = {a: _score(right[(t, a)], count[t]) for a in answerers if (t, a) in present}
-        shortcut = [entry[a]["accuracy"] for a in trivial + ("majority",) if a in entry]
-        entry["trivial_best"] = max(shortcut)
-        entry["tom"] = max(shortcut) <= TRIVIAL_LIMIT
+        entry: dict = {a: _score(right[(t, a)], count[t]) for a in answerers if (t, a) in present}
+        shortcuts = {a: entry[a]["accuracy"] for a in trivial if a in entry}
+        best = max(sorted(shortcuts), key=lambda a: shortcuts[a])
+        yes_no = set(golds[t]) <= {"yes", "no"}
+        entry["n"] = count[t]
+        entry["gold"] = {g: k / count[t] for g, k in sorted(golds[t].items())}
+        entry["best_shortcut"] = best
+        entry["trivial_best"] = shortcuts[best]
+        entry["tom"] = shortcuts[best] <= TRIVIAL_LIMIT
+        entry["inverted"] = sorted(a for a, acc in shortcuts.items() if yes_no and acc <= 1 - TRIVIAL_LIMIT)
+        entry["margin"] = (_margin(by_rows[t], headline, best, majority)
+                           if headline is not None and (t, headline) in present else None)
         by_type[t] = entry
     overall = {}
     for a in answerers:
         asked = [t for t in count if (t, a) in present]
         overall[a] = _score(sum(right[(t, a)] for t in asked), sum(count[t] for t in asked))
     return {"by_type": by_type, "overall": overall, "answerers": answerers, "trivial_limit": TRIVIAL_LIMIT,
-            "trivial": sorted(set(trivial) | {"majority"})}
+            "trivial": sorted(trivial), "headline": headline}
+
+
+def _margin_text(m: Optional[Mapping]) -> str:
+    if not m:
+        return "—"
+    lo, hi = m["ci95"]
+    return f"{m['mean']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
 
 
 def tom_rows_markdown(table: Mapping) -> str:
-    """The table as markdown: one line per question type, one column per answerer, ToM or not."""
+    """The table as markdown: one line per question type (n, gold balance, one column per answerer, the best
+    shortcut, the headline's margin over it), ToM or not."""
     answerers = table["answerers"]
-    lines = ["| type | n | " + " | ".join(answerers) + " | ToM? |",
-             "|---|---|" + "---|" * len(answerers) + "---|"]
+    limit = table.get("trivial_limit", TRIVIAL_LIMIT)
+    lines = ["| type | n | gold | " + " | ".join(answerers) + " | best shortcut | margin (95% CI) | ToM? |",
+             "|---|---|---|" + "---|" * len(answerers) + "---|---|---|"]
     for t, entry in table["by_type"].items():
-        n = entry["majority"]["n"]
+        n = entry.get("n", entry["majority"]["n"])
+        gold = ", ".join(f"{g} {share:.2f}" for g, share in list(entry.get("gold", {}).items())[:3])
         cells = " | ".join(f"{entry[a]['accuracy']:.3f}" if a in entry else "—" for a in answerers)
-        lines.append(f"| {t} | {n} | {cells} | {'yes' if entry['tom'] else 'no (trivial > 0.8)'} |")
+        best = f"{entry.get('best_shortcut', '')} {entry['trivial_best']:.3f}"
+        verdict = "yes" if entry["tom"] else f"no (shortcut > {limit:g})"
+        lines.append(f"| {t} | {n} | {gold} | {cells} | {best} | {_margin_text(entry.get('margin'))} | {verdict} |")
     return "\n".join(lines)
 
 
@@ -106,3 +151,6 @@ def tom_tables_markdown(tables: Mapping[str, Mapping], heading: str) -> str:
     ``heading.format(kind=kind)``."""
     return "\n\n".join(f"{heading.format(kind=kind)}\n{tom_rows_markdown(table)}" for kind, table in tables.items())
 
+
+__all__ = ["TRIVIAL_LIMIT", "TRIVIAL_ANSWERERS", "majority_answers", "tom_table", "tom_rows_markdown",
+           "tom_tables_markdown"]

@@ -9,8 +9,8 @@ belief.
 
 Selection (:func:`select`) balances each template's gold: the candidates are put in strata by which
 shortcut would answer them right (reality, the asked agent's own belief, the last agent's own belief, the
-object's first place, the public record; for "knows", the gold yes / no and whether the public record
-answers it right), and every stratum gets an equal share of the
+object's first place, the kernel's public record, :class:`belief.grading.shortcuts.Panel`; for "knows", the
+gold yes / no and whether the public record answers it right), and every stratum gets an equal share of the
 template's budget (what a small stratum cannot fill goes to the others), at most ``per_story`` per story
 and template, all in a seeded order; then the strongest shortcuts are held to half: "knows" has as many
 yes as no, and a belief template no more questions the public record answers right than wrong.
@@ -24,13 +24,14 @@ belief.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, TypeGuard
+from typing import Any, TypeGuard
 
-from belief.grading.questions import NO, YES, Question, gold_answer
+from belief.grading.questions import NO, NOWHERE, UNKNOWN, YES, Question, gold_answer
+from belief.grading.selector import chains
+from belief.grading.shortcuts import Panel
 from belief.stories.generator import Story, StoryConfig, generate_story
 from belief.stories.text import question_text
 from belief.truth.checker import check
@@ -76,35 +77,26 @@ def _place(v: object) -> TypeGuard[str]:
     return isinstance(v, str) and not is_marker(v)
 
 
-def public_record_value(truth: GroundTruth, fluent: tuple, at=None):
-    """The fluent's value by the events every agent perceived: the latest change every agent of the trace
-    perceived, else the first value it had (the "public record" shortcut; None if it never had one)."""
-    at = truth.end if at is None else at
-    everyone = set(truth.agents)
-    public = [p for p in truth.updates_of(fluent, -1, at) if everyone <= set(p.observers or ())]
-    if public:
-        return public[-1].value
-    history = [p for p in truth.history(fluent) if p.t <= at]
-    return history[0].value if history else None
-
-
-def chains(agents: Iterable[str], depth: int) -> list[tuple]:
-    """Every chain of 1 to ``depth`` agents with no agent twice in a row."""
-    agents = tuple(agents)
-    return [c for k in range(1, depth + 1) for c in itertools.product(agents, repeat=k)
-            if all(a != b for a, b in zip(c, c[1:]))]
+def public_record_value(truth: GroundTruth, fluent: tuple, at=None, panel: Panel | None = None):
+    """The fluent's value by the events every agent perceived: the kernel's public record
+    (:meth:`belief.grading.shortcuts.Panel.public_record`, the public trace checked), None when it has none."""
+    panel = panel if panel is not None else Panel(truth)
+    v = panel.public_record(Question(id="", kind="value", chain=(), fluent=tuple(fluent),
+                                     time=truth.end if at is None else at))
+    return None if v in (UNKNOWN, NOWHERE) else v
 
 
 def candidates(story: Story, truth: GroundTruth, depth: int) -> list[Candidate]:
     """Every question of the story that needs ToM (and the reality control), with its gold answer."""
     out = []
     agents = truth.agents
+    panel = Panel(truth)
     for obj in story.objects:
         f = ("in", obj)
         real = truth.reality(f)
         first = truth.history(f)[0].value if truth.history(f) else None
         own = {a: truth.value((a,), f) for a in agents}
-        public = public_record_value(truth, f)
+        public = public_record_value(truth, f, panel=panel)
 
         def q(kind, chain, template, f=f, obj=obj):
             return Question(id="", kind=kind, chain=chain, fluent=f, template=template,

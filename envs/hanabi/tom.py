@@ -12,32 +12,39 @@ After every move the player who moved ("you") is asked the three levels about th
 ``has_colour(card, C)`` / ``has_rank(card, R)`` ("whether the card is red": ``is_colour`` / ``is_rank``).
 Pure: the same trace gives the same questions and answers (the checker is run once per trace).
 
-Those three levels are answered 100% by reading the public hint record. The **ToM set**
-(:func:`tom_questions`, the table of ``belief bench hanabi``) asks what takes more than that, in three types:
+Those three levels are answered 100% by reading the public hint record. The **selected set**
+(:class:`SelectedSet`, the ToM table of ``belief bench hanabi``) asks where ToM is needed
+(:mod:`belief.grading.selector`): after every move, cells "Does X know the colour (rank) of <card>?" and "Is X
+aware that Y knows [that ...] ...?" (chains of 1 to 4 players, not the mover alone) on every card in a hand,
+kept where the gold differs from a shortcut of the panel (:mod:`belief.grading.shortcuts`) or shows a named
+phenomenon, balanced per template (``knows/colour``, ``knows/rank``, ``aware/colour``, ``aware/rank``) once
+the game is over. The cards are chosen by the checker and the panel only, never by the hint bookkeeping.
+Hanabi registers its own shortcut (:func:`hint_record_answer`, ``hint_record``): the public hint record with
+its negative hints, read literally (a card's colour is known iff the hints leave one colour).
 
-* ``elimination``: "Does X know the colour (rank) of their card in slot s?" about a card that no hint of
-  that kind named but negative hints narrowed (about half of them known by elimination);
-* ``third_order``: "Does X know that you know that X knows the colour (rank) of their card in slot s?"
-  (chain X, you, X) on the same kind of card;
-* ``seen``: "Does X know the colour (rank) of [your | their] card in slot s?": X sees every hand but its
-  own, so the answer differs from the public record (on your cards) and from your own knowledge.
-
-Beside each question :func:`trivial_answers` gives the shortcuts every ToM table shows: ``public_record``
-(yes iff a hint named that colour or rank of the card) and ``as_self`` (what you yourself know of the fact).
+Every question is one question of the general model (:func:`card_question`: chain, fluent), worded by the one
+renderer with the hands of the moment (:func:`phrasing`); its gold is
+:func:`belief.grading.questions.gold_answer` on the global trace, and the players answer the same question
+from their own record (:func:`belief.grading.questions.private_answer`).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import Optional
 
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import LabelledQuestion, knowledge_question
 from belief.envs.hanabi.events import f_colour, f_has_colour, f_has_rank, f_rank
-from belief.envs.hanabi.knowledge import HintKnowledge, is_hint_event
+from belief.envs.hanabi.knowledge import HintKnowledge, card_number, is_hint_event
 from belief.envs.hanabi.world import COLOURS, RANKS
+from belief.grading import questions as model
 from belief.grading.levels import LEVELS, level_chain
+from belief.grading.render import Phrasing, render
+from belief.grading.selector import Cell, Limits, Selector, chains
+from belief.grading.shortcuts import Panel
+from belief.truth.tracker import Tracker
 
 TEMPLATES = ("colour", "rank", "is_colour", "is_rank")
 
@@ -70,12 +77,23 @@ def question_fluent(template: str, card: int, value: str = "") -> tuple:
     return f_has_rank(card, int(value))
 
 
-def answer(truth, q, at: Optional[int] = None) -> bool:
-    """The exact answer of a question (dict or CardQuestion) from a GroundTruth, global or private."""
+def card_question(q) -> model.Question:
+    """The one meaning of a card question (dict or CardQuestion): K(chain, fluent), the chain its own when the
+    ToM set gave one, else the level's."""
     d = q if isinstance(q, dict) else asdict(q)
+    if "question" in d:
+        return model.question_from_dict(d["question"])[0]
     fluent = question_fluent(d["template"], d["card"], d.get("value", ""))
     chain = tuple(d.get("chain") or ()) or level_chain(d["level"], d["asked"], d["target"])
-    return truth.knows_chain(chain, fluent, at)
+    return model.Question(id=str(d.get("id", "q")), kind="aware" if len(chain) > 1 else "knows", chain=chain,
+                          fluent=fluent, time=d.get("t", "end"), template=d.get("template"), agent=d.get("asked"),
+                          level=d.get("level"), text=d.get("text"))
+
+
+def answer(truth, q, at: Optional[int] = None) -> bool:
+    """The exact answer of a question (dict or CardQuestion) from a GroundTruth, global or private:
+    :func:`~belief.grading.questions.gold_answer` of its general question at ``at`` (None: the trace's end)."""
+    return model.gold_answer(truth, replace(card_question(q), time="end" if at is None else at)) == model.YES
 
 
 def question_text(level: str, template: str, slot: int, target: str, value: str = "") -> str:
@@ -131,112 +149,149 @@ def questions(trace, seed=None) -> list[CardQuestion]:
     return tom_labels.questions_of(trace, "hanabi_v0", is_move, lambda ev: move_questions(ev, seed), answer)
 
 
-TOM_TYPES = ("elimination", "seen", "third_order")
+#: the deepest chain of the selected questions
+DEPTH = 4
+#: the selected set's balance: two questions per template and move, from 32 cells examined
+LIMITS = Limits(per_time=2, examined=32)
 
 
-def _card_text(template: str, whose: str, slot: int) -> str:
-    return f"the {template} of {whose} card in slot {slot}"
+def _attribute(fluent: tuple) -> str:
+    return "colour" if fluent[0] in ("colour", "has_colour") else "rank"
 
 
-def tom_move_questions(ev, seed, hinted: HintKnowledge, positive: set, balance: dict | None = None) -> list:
-    """The ToM-set questions asked right after a move (see the module doc), for the mover about the next
-    player; ``hinted`` and ``positive`` ((kind, card) pairs a hint named) are the hint record so far;
-    ``balance`` (kind -> [known, unknown] asked so far) keeps the elimination kinds about half known."""
-    p = ev.params
-    asked, turn, hands = p["player"], int(p["turn"]), p["hands"]
-    order = list(hands)
-    target = order[(order.index(asked) + 1) % len(order)]
-    rng = random.Random(f"hanabi-tom-set:{seed}:{turn}")
-    x = target.capitalize()
-    balance = {} if balance is None else balance
-    out = []
+def selected_template(cell: Cell) -> str:
+    """``knows/colour``, ``knows/rank`` (a chain of one player) and ``aware/colour``, ``aware/rank`` (two to four;
+    the order is the question's ``order``)."""
+    return f"{'knows' if len(cell.chain) == 1 else 'aware'}/{_attribute(cell.fluent)}"
 
-    def add(kind, template, holder, slot, chain, text):
-        out.append(CardQuestion(id=f"t{turn}-{kind}", t=ev.t, turn=turn, asked=asked, target=target, level=kind,
-                                template=template, card=int(hands[holder][slot]), slot=slot, text=text,
-                                chain=tuple(chain), holder=holder))
 
-    # on the target's own cards that negative hints narrowed and no hint of that kind named
-    pool = []
-    for slot, k in enumerate(hands[target]):
-        colours, ranks = hinted.possible(int(k))
-        for template, values, kind in (("colour", colours, "hint_colour"), ("rank", ranks, "hint_rank")):
-            if (kind, int(k)) not in positive and len(values) < 5:
-                pool.append((len(values) == 1, slot, template))
-    for kind, chain in (("elimination", (target,)), ("third_order", (target, asked, target))):
-        counts = balance.setdefault(kind, [0, 0])
-        known = [c for c in pool if c[0]]
-        unknown = [c for c in pool if not c[0]]
-        if known and counts[0] <= counts[1]:
-            pick = rng.choice(known)
-        elif unknown and counts[1] <= counts[0]:
-            pick = rng.choice(unknown)
+def phrasing(hands: dict) -> Phrasing:
+    """The names of the moment: a card is "<holder>'s card in slot s" (``you`` when asked of its holder), a
+    player is its name capitalised."""
+    where = {int(k): (p, slot) for p, hand in hands.items() for slot, k in enumerate(hand)}
+
+    def card(k: int, you: Optional[str]) -> str:
+        holder, slot = where[k]
+        return f"{'your' if holder == you else holder.capitalize() + chr(39) + 's'} card in slot {slot}"
+
+    def fact_of(you: Optional[str]):
+        def fact(fluent: tuple, values) -> str:
+            k = card_number(fluent[1])
+            if fluent[0] in ("colour", "rank"):
+                return f"the {fluent[0]} of {card(k, you)}"
+            what = fluent[2] if fluent[0] == "has_colour" else f"a {fluent[2]}"
+            return f"whether {card(k, you)} is {what}"
+        return fact
+
+    return Phrasing(fact=fact_of(None), special=lambda q: render(q, Phrasing(fact=fact_of(q.agent))))
+
+
+def hint_record_answer(hinted: HintKnowledge):
+    """Hanabi's own shortcut: the public hint record, negative hints included, read literally. "Does X know
+    (that Y knows ...) the colour of card c?" is yes iff the hints so far leave one colour of c (whoever the
+    chain: hints are public), and likewise ranks; ``has_colour`` / ``has_rank`` facts are known iff the hints
+    decide them."""
+    def answer(q: model.Question) -> str:
+        assert q.fluent is not None
+        k = card_number(q.fluent[1])
+        colours, ranks = hinted.possible(k)
+        pred = q.fluent[0]
+        if pred == "colour":
+            known = len(colours) == 1
+        elif pred == "rank":
+            known = len(ranks) == 1
+        elif pred == "has_colour":
+            known = len(colours) == 1 or q.fluent[2] not in colours
         else:
-            continue
-        counts[0 if pick[0] else 1] += 1
-        fact = _card_text(pick[2], "their", pick[1])
-        text = (f"Does {x} know {fact}?" if kind == "elimination" else
-                f"Does {x} know that you know that {x} knows {fact}?")
-        add(kind, pick[2], target, pick[1], chain, text)
-    # seen: any card of yours or theirs (they see yours, not theirs)
-    holder = rng.choice((asked, target))
-    if hands[holder]:
-        slot = rng.randrange(len(hands[holder]))
-        template = rng.choice(("colour", "rank"))
-        add("seen", template, holder, slot, (target,),
-            f"Does {x} know {_card_text(template, 'your' if holder == asked else 'their', slot)}?")
-    return out
+            known = len(ranks) == 1 or int(q.fluent[2]) not in ranks
+        return model.YES if known else model.NO
+    return answer
 
 
-class TomSet:
-    """The ToM-set sampler fed one trace event at a time (the runner asks the agents as the game goes)."""
+@dataclass
+class SelectedQuestion:
+    """A question of the selected set: the general question, asked of ``asked`` after ``turn``, with its gold
+    and the panel's answers (``hint_record`` among them)."""
 
-    def __init__(self, seed):
-        self.seed = seed
-        self.hinted, self.positive, self.balance = HintKnowledge(), set(), {}
-        self.named: list = []   # (t, kind, card) of every positive hint, for the public_record answerer
+    id: str
+    t: int
+    turn: int
+    asked: str
+    question: model.Question
+    gold: str
+    shortcuts: dict = field(default_factory=dict)
 
-    def feed(self, ev) -> list:
+    @property
+    def template(self) -> str:
+        return str(self.question.template)
+
+    @property
+    def text(self) -> str:
+        return str(self.question.text)
+
+    def public(self) -> dict:
+        """What the asked player is shown: the general question (no gold, no shortcuts)."""
+        return {"id": self.id, "t": self.t, "turn": self.turn, "asked": self.asked, "text": self.text,
+                "question": self.question.to_json()}
+
+    def to_json(self) -> dict:
+        return {**self.public(), "gold": self.gold, "shortcuts": dict(self.shortcuts)}
+
+
+class SelectedSet:
+    """The selected set of a hanabi_v0 trace, fed one event at a time (the runner asks the players as the game
+    goes): ``feed(event)`` returns the questions picked after a move, :meth:`kept` the ids the balance keeps
+    once the game is over. Pure: the same trace gives the same questions."""
+
+    def __init__(self, meta: dict, seed=None):
+        self.seed = meta.get("seed") if seed is None else seed
+        self.tracker = Tracker(meta=meta)  # the global trace so far, checked as it comes
+        self.hinted = HintKnowledge()
+        self.selector = Selector(limits=LIMITS, seed=f"hanabi:{self.seed}", prefix="s", template=selected_template,
+                                 extra={"hint_record": hint_record_answer(self.hinted)})
+        self.panel: Optional[Panel] = None
+        self._kept: Optional[set] = None
+
+    def feed(self, ev) -> list[SelectedQuestion]:
+        ev = self.tracker.append(ev, renumber=True)
         if is_hint_event(ev):
             self.hinted.apply_hint(ev.params)
-            for k in ev.params["touched"]:
-                card = int(str(k).rsplit("_", 1)[-1])
-                self.positive.add((ev.params["kind"], card))
-                self.named.append((ev.t, ev.params["kind"], card))
-        if is_move(ev):
-            return tom_move_questions(ev, self.seed, self.hinted, self.positive, self.balance)
-        return []
+        if not is_move(ev):
+            return []
+        p = ev.params
+        asked, turn, hands = p["player"], int(p["turn"]), p["hands"]
+        truth = self.tracker.truth()
+        if self.panel is None:
+            self.panel = Panel(truth, self.selector.extra)
+        self.panel.advance(truth)
+        players = list(hands)
+        cards = [int(k) for hand in hands.values() for k in hand]
+        cells = [Cell(ev.t, "knows" if len(c) == 1 else "aware", c, f, agent=asked)
+                 for c in chains(players, DEPTH) if c != (asked,)
+                 for k in cards for f in (f_colour(k), f_rank(k))]
+        words = phrasing(hands)
+        out = []
+        for c in self.selector.offer(truth, cells, self.panel):
+            q = c.question = replace(c.question, id=f"t{turn}-{c.question.id}", text=render(c.question, words))
+            out.append(SelectedQuestion(id=q.id, t=ev.t, turn=turn, asked=asked, question=q, gold=c.gold,
+                                        shortcuts=dict(c.shortcuts)))
+        return out
+
+    def kept(self) -> set:
+        """The ids of the questions the balance keeps (call once the game is over)."""
+        if self._kept is None:
+            self._kept = {c.question.id for c in self.selector.finish()}
+        return self._kept
 
 
-def tom_questions(trace, seed=None) -> list[CardQuestion]:
-    """The ToM set of a hanabi_v0 trace (see the module doc), labelled by the checker (one run)."""
-    sampler = TomSet(trace.meta.get("seed") if seed is None else seed)
-    return label(trace, [q for ev in trace for q in sampler.feed(ev)])
+def selected_questions(trace, seed=None) -> list[SelectedQuestion]:
+    """The selected set of a hanabi_v0 trace (see the module doc): the questions the balance keeps."""
+    sampler = SelectedSet(trace.meta, seed)
+    qs = [q for ev in trace for q in sampler.feed(ev)]
+    kept = sampler.kept()
+    return [q for q in qs if q.id in kept]
 
 
-def trivial_answers(q, positive: set, truth) -> dict:
-    """The shortcuts beside every ToM score: ``public_record`` (yes iff a hint named this colour or rank of
-    the card: the public record read literally) and ``as_self`` (the asked player's own knowledge of the
-    fact, from ``truth``, the checker on the global trace)."""
-    d = q if isinstance(q, dict) else asdict(q)
-    kind = "hint_colour" if d["template"] in ("colour", "is_colour") else "hint_rank"
-    mine = truth.knows_chain((d["asked"],), question_fluent(d["template"], d["card"], d.get("value", "")), d["t"])
-    return {"public_record": (kind, d["card"]) in positive_at(positive, d["t"]), "as_self": mine}
-
-
-def positive_at(positive, t) -> set:
-    """``positive`` is either a set of (kind, card) or a list of (t, kind, card): the pairs named up to t."""
-    if isinstance(positive, set):
-        return positive
-    return {(kind, card) for when, kind, card in positive if when <= t}
-
-
-def positive_record(trace) -> list:
-    """Every (t, hint kind, card) a hint named in ``trace`` (for :func:`trivial_answers`)."""
-    return [(ev.t, ev.params["kind"], int(str(k).rsplit("_", 1)[-1])) for ev in trace if is_hint_event(ev)
-            for k in ev.params["touched"]]
-
-
-__all__ = ["CardQuestion", "LEVELS", "TEMPLATES", "TOM_TYPES", "answer", "label", "level_chain", "question_fluent",
-           "question_text", "move_questions", "is_move", "questions", "tom_move_questions", "tom_questions",
-           "trivial_answers", "positive_record", "TomSet"]
+__all__ = ["CardQuestion", "LEVELS", "TEMPLATES", "answer", "card_question", "label", "level_chain",
+           "question_fluent", "question_text", "move_questions", "is_move", "questions", "selected_questions",
+           "selected_template", "hint_record_answer", "phrasing", "SelectedQuestion", "SelectedSet"]

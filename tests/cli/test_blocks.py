@@ -4,6 +4,7 @@ from typer.testing import CliRunner
 
 from belief.app.results.schema import validate_bench_json
 from belief.app.cli import app
+from belief.grading.trivial import TRIVIAL_LIMIT
 
 runner = CliRunner()
 
@@ -45,7 +46,7 @@ def test_bench_blocks_is_the_one_shape_with_trivial_answerers_beside_every_tom_s
         assert {"checker", kind, "majority", "as_self", "public_record"} <= set(table["answerers"])
         assert table["overall"]["checker"]["accuracy"] == 1.0
         for entry in table["by_type"].values():
-            assert entry["tom"] == (entry["trivial_best"] <= 0.8)
+            assert entry["tom"] == (entry["trivial_best"] <= TRIVIAL_LIMIT)
     assert "| type | n |" in r.stdout
 
 

@@ -38,7 +38,9 @@ def test_run_bomb_json_last_line_and_flat_results(tmp_path):
     assert q["gold"] in ("yes", "no") and isinstance(q["answer"], str) and q["reading"] in ("yes", "no", "none")
     assert all(x["correct"] == (x["reading"] == x["gold"]) for x in questions)
     orders = {x["level"]: {y["order"] for y in questions if y["level"] == x["level"]} for x in questions}
-    assert orders == {"introspection": {1}, "first_order": {1}, "second_order": {2}}
+    # the study's "is X aware that you changed Bomb b" asks what X knows (who defused it): a chain of one
+    assert orders == {"introspection": {1}, "first_order": {1}, "second_order": {1, 2}, None: {1, 2, 3, 4}}
+    assert {x["set"] for x in questions if x["level"] is None} == {"selected"}
     right = sum(x["correct"] for x in questions if x["level"] == "first_order")
     total = sum(x["level"] == "first_order" for x in questions)
     assert last["tom_accuracy"]["first_order"] == right / total
@@ -52,33 +54,39 @@ def test_run_bomb_json_last_line_and_flat_results(tmp_path):
 
 
 def test_run_bomb_tom_table_beside_trivial_answerers(tmp_path):
-    """extra.tom: the agents beside majority and "answer as yourself" per level (and per level/template), each type
-    flagged ToM or not; as_self is the asked agent's own belief, not a copy of its answer about the teammate."""
+    """extra.tom: the agents beside every shortcut of the panel per template (the study and probe sets by level,
+    the selected templates), each type flagged ToM or not by its best shortcut, with the agents' margin over
+    it; extra.tom_levels: the study's three levels (Table 2)."""
+    from belief.grading.shortcuts import QUESTION_SHORTCUTS
+    from belief.grading.trivial import TRIVIAL_LIMIT
+
     r = runner.invoke(app, ["run", "bomb", "--agents", "belief", "--episodes", "2", "--seed", "0", "--json",
                             "--no-progress", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output
     last = json.loads(r.stdout.strip().splitlines()[-1])
-    tom, by_template = last["extra"]["tom"], last["extra"]["tom_by_template"]
-    assert set(tom["answerers"]) == {"belief", "majority", "as_self"}
-    assert set(tom["by_type"]) == {"introspection", "first_order", "second_order"}
-    assert all(t.split("/")[0] in tom["by_type"] for t in by_template["by_type"])
-    for table in (tom, by_template):
+    tom, levels = last["extra"]["tom"], last["extra"]["tom_levels"]
+    assert set(tom["answerers"]) == {"belief", "majority", *QUESTION_SHORTCUTS}
+    assert set(levels["by_type"]) == {"introspection", "first_order", "second_order"}
+    assert {f"study/{lvl}" for lvl in levels["by_type"]} <= set(tom["by_type"])
+    assert {"knows/contents", "knows/bomb"} <= set(tom["by_type"])
+    for table in (tom, levels):
         for kind, entry in table["by_type"].items():
-            best = max(entry["majority"]["accuracy"], entry["as_self"]["accuracy"])
-            assert entry["tom"] == (best <= 0.8), kind
+            best = max(entry[a]["accuracy"] for a in ("majority", *QUESTION_SHORTCUTS))
+            assert entry["trivial_best"] == best and entry["tom"] == (best <= TRIVIAL_LIMIT), kind
+            assert abs(sum(entry["gold"].values()) - 1.0) < 1e-9
+            m = entry["margin"]
+            assert m["over"] == entry["best_shortcut"] and m["n"] == entry["n"]
     for lvl, acc in last["tom_accuracy"].items():  # the agents' column is Table 2's figure
-        assert tom["by_type"][lvl]["belief"]["accuracy"] == acc
-        assert tom["by_type"][lvl]["belief"]["n"] == last["questions"] // 3
-    assert "ToM?" in r.stdout and "as_self" in r.stdout
+        assert levels["by_type"][lvl]["belief"]["accuracy"] == acc
+    assert "ToM?" in r.stdout and "best shortcut" in r.stdout
 
     questions = [json.loads(x) for x in (tmp_path / "questions.jsonl").read_text().splitlines()]
-    assert all(q["as_self"] in ("yes", "no") for q in questions)
+    assert all(q[s] in ("yes", "no") for q in questions for s in QUESTION_SHORTCUTS)
     said = lambda q: q["gold"] if q["correct"] else q["reading"]  # noqa: E731
-    for lvl in ("first_order", "second_order"):
-        assert any(q["as_self"] != said(q) for q in questions if q["level"] == lvl), lvl
-        assert tom["by_type"][lvl]["as_self"]["accuracy"] != tom["by_type"][lvl]["belief"]["accuracy"]
-    # on introspection the belief agent answers as itself: the two agree there
-    assert all(q["as_self"] == said(q) for q in questions if q["level"] == "introspection")
+    selected = [q for q in questions if q["set"] == "selected"]
+    assert selected
+    # as_self is the asked agent's own knowledge, not a copy of the agent's answer about its teammate
+    assert any(q["as_self"] != said(q) for q in selected)
 
 
 def test_run_bomb_bad_agents(tmp_path):

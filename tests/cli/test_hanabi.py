@@ -43,9 +43,31 @@ def test_bench_hanabi_json_has_the_one_shape_and_every_kind():
     assert last["headline"] == "conventional" and set(last["diff_vs"]) == {"hintless"}
     assert set(last["diff_vs"]["hintless"]["score"]) == {"mean", "ci95", "ordering", "n"}
     tom = last["extra"]["tom"]["conventional"]
-    assert {"majority", "public_record", "as_self", "checker", "conventional"} <= set(tom["answerers"])
+    assert {"majority", "reality", "as_self", "depth_collapse", "public_record", "hint_record",
+            "conventional"} <= set(tom["answerers"])
+    assert tom["headline"] == "conventional" and "hint_record" in tom["trivial"]
+    for entry in tom["by_type"].values():  # every template: n, gold balance, the best shortcut, the margin
+        assert entry["n"] > 0 and entry["best_shortcut"] in tom["trivial"] and "margin" in entry
 
 
 def test_bench_hanabi_refuses_six_players():
     r = runner.invoke(app, ["bench", "hanabi", "--players", "6", "--episodes", "1"])
     assert r.exit_code == 2 and r.stderr.startswith("error:") and "--players" in r.stderr
+
+
+def test_run_hanabi_out_writes_each_game_in_the_grading_format(tmp_path):
+    """`belief run hanabi --out DIR` writes each game's trace, questions (grading format) and answers: `belief
+    grade` regrades them, every answer matched to a question."""
+    r = runner.invoke(app, ["run", "hanabi", "--episodes", "1", "--seed", "4", "--selected", "--out", str(tmp_path),
+                            "--no-progress", "--json"])
+    assert r.exit_code == 0, r.output
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"hanabi_4.trace.jsonl", "hanabi_4.questions.jsonl", "hanabi_4.answers.jsonl"} <= names
+    questions = [json.loads(x) for x in (tmp_path / "hanabi_4.questions.jsonl").read_text().splitlines()]
+    assert {q["episode"] for q in questions} == {"hanabi_4"} and any(q.get("phenomenon") for q in questions)
+    g = runner.invoke(app, ["grade", str(tmp_path / "hanabi_4.trace.jsonl"), str(tmp_path / "hanabi_4.answers.jsonl"),
+                            "--questions", str(tmp_path / "hanabi_4.questions.jsonl"), "--json"])
+    assert g.exit_code == 0, g.output
+    s = json.loads(g.stdout.strip().splitlines()[-1])
+    assert s["questions"] == len(questions) and not s["unknown_ids"] and s["missing"] == 0 and s["unreadable"] == 0
+    assert 0.5 < s["accuracy"] <= 1.0

@@ -76,17 +76,23 @@ def test_tom_figure_from_real_runs_is_table_2_as_grouped_bars(bomb_runs, tmp_pat
     kinds = {q["kind"] for r in runs for q in r.questions}
     assert kinds == {"belief", "random"}
     fig = tom_accuracy_figure(runs)
-    assert len(fig.axes) == 3
-    templates = {q["template"] for r in runs for q in r.questions}
-    for ax, level in zip(fig.axes, LEVELS):
-        assert [c.get_label() for c in _bars(ax)] == ["belief", "random"]  # one series per agent kind
+    assert len(fig.axes) == 4  # the three levels and the selected questions
+    panels = list(LEVELS) + ["selected"]
+    for ax, level in zip(fig.axes, panels):
+        templates = {q["template"] for r in runs for q in r.questions if q["order"] == level}
+        # one series per agent kind, then the best shortcut of each template (hatched)
+        assert [c.get_label() for c in _bars(ax)] == ["belief", "random", "best shortcut"]
         assert all(len(c.patches) == len(templates) + 1 for c in _bars(ax))  # every template and "all"
         assert [t.get_text() for t in ax.get_xticklabels()][0] == "all"
         assert ax.get_xlabel() == "question template"
         heights = [p.get_height() for c in _bars(ax) for p in c.patches]
         assert all(0 <= h <= 100 for h in heights if h == h)
+        best = _bars(ax)[-1]
+        assert all(p.get_hatch() == ".." for p in best.patches)
+    # the selected panel: its best shortcut is at most 60% (the selector balances every template)
+    assert all(p.get_height() <= 60.0 + 1e-9 for p in _bars(fig.axes[3])[-1].patches[1:])
     assert fig.axes[0].get_ylabel() == "accuracy (%)"
-    assert _legend_labels(fig) == ["belief", "random"]  # once for the figure, not once per panel
+    assert _legend_labels(fig) == ["belief", "random", "best shortcut"]  # once for the figure, not once per panel
     for suffix in ("png", "svg"):
         path = save_figure(fig, tmp_path / f"tom.{suffix}")
         assert path.stat().st_size > 5000
@@ -100,9 +106,10 @@ def test_tom_bars_are_the_accuracies_of_the_rows(tmp_path):
     run = load_results(_flat_run(tmp_path / "run", {"belief": True, "random": False}))
     fig = draw([run])
     for ax in fig.axes:
-        belief, random_ = _bars(ax)
+        belief, random_, best = _bars(ax)
         assert [p.get_height() for p in belief.patches] == [100.0] * 5
         assert [p.get_height() for p in random_.patches] == [0.0] * 5
+        assert [p.get_height() for p in best.patches] == [100.0] * 5  # every gold is yes: majority gets all
 
 
 def test_the_per_episode_layout_is_graded_from_free_text(tmp_path):
@@ -313,3 +320,13 @@ def test_results_errors_name_the_file(tmp_path):
     (path / "episodes.jsonl").write_text('{"rounds": 3}\n{oops\n', encoding="utf-8")
     with pytest.raises(ResultsError, match=r"episodes.jsonl:2: invalid JSON"):
         load_results(path)
+
+
+def test_best_shortcut_is_the_best_of_the_rows_shortcuts_and_majority():
+    from belief.app.plot.figures import best_shortcut
+
+    rows = [{"gold": g, "shortcuts": {"as_self": a, "reality": "yes"}}
+            for g, a in (("yes", "yes"), ("no", "no"), ("no", "no"), ("no", "yes"))]
+    # majority (no) 3 of 4, as_self 3 of 4, reality 1 of 4: the tie goes to the first name
+    assert best_shortcut(rows) == ("as_self", 75.0)
+    assert best_shortcut([{"gold": None}]) is None

@@ -79,7 +79,7 @@ def test_force_never_deletes_what_an_edited_manifest_names_outside_the_run(run_d
     assert (run_dir / "sub" / "bomb_9.trace.jsonl").read_text() == "mine too"
     # the old run's own files went (its manifest could not be trusted: by the run's file patterns)
     assert sorted(p.name for p in run_dir.glob("bomb_*")) == [
-        "bomb_5.answers.jsonl", "bomb_5.questions.jsonl", "bomb_5.trace.jsonl"]
+        "bomb_5.answers.jsonl", "bomb_5.questions.jsonl", "bomb_5.rows.jsonl", "bomb_5.trace.jsonl"]
 
 
 @pytest.mark.parametrize("name, phrase", [
@@ -115,7 +115,8 @@ def test_a_corrupt_manifest_is_one_error_on_resume_and_cleared_by_force(run_dir,
     r = _bomb("--episodes", 1, "--seed", 3, "--out", run_dir, "--force")
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in run_dir.iterdir()) == [
-        "bomb_3.answers.jsonl", "bomb_3.questions.jsonl", "bomb_3.trace.jsonl", "episodes.csv", "episodes.jsonl",
+        "bomb_3.answers.jsonl", "bomb_3.questions.jsonl", "bomb_3.rows.jsonl", "bomb_3.trace.jsonl", "episodes.csv",
+        "episodes.jsonl",
         "manifest.json", "notes.txt", "questions.csv", "questions.jsonl", "sub", "summary.json"]
     assert json.loads((run_dir / "manifest.json").read_text())["status"] == "complete"
 

@@ -99,7 +99,8 @@ def test_existing_directory_needs_force_or_resume(tmp_path):
     # a smaller run with --force: the first run's files go (those its manifest lists), the user's file stays
     assert _run("--episodes", 1, "--seed", 5, "--out", d, "--force").exit_code == 0
     names = sorted(p.name for p in d.iterdir())
-    assert names == ["bomb_5.answers.jsonl", "bomb_5.questions.jsonl", "bomb_5.trace.jsonl", "episodes.csv",
+    assert names == ["bomb_5.answers.jsonl", "bomb_5.questions.jsonl", "bomb_5.rows.jsonl", "bomb_5.trace.jsonl",
+                     "episodes.csv",
                      "episodes.jsonl", "manifest.json", "notes.txt", "questions.csv", "questions.jsonl",
                      "summary.json"]
     assert (d / "notes.txt").read_text() == "mine"

@@ -65,7 +65,8 @@ def test_missing_and_unknown_answers():
 
 
 def test_bomb_questions_are_general_questions_with_the_same_gold():
-    """One grading path: the general model reproduces bomb_tom's exact answers."""
+    """One grading path: the questions regenerated from the trace are the run's, and the batch checker on the
+    whole trace gives the gold the run computed online (the tracker, as each turn ended)."""
     from belief.app.runners.bomb import run_episode
 
     for kinds, seed in (("random", 1), (["belief", "random", "belief"], 4)):
@@ -73,7 +74,8 @@ def test_bomb_questions_are_general_questions_with_the_same_gold():
         general = bomb_questions(m["_trace"])
         truth = check(m["_trace"])
         assert [q.id for q in general] == [q.id for q in m["_questions"]]
-        assert [gold_answer(truth, q) for q in general] == ["yes" if q.answer else "no" for q in m["_questions"]]
+        online = [q.gold if q.set == "selected" else ("yes" if q.answer else "no") for q in m["_questions"]]
+        assert [gold_answer(truth, q) for q in general] == online
         assert {q.kind for q in general} == {"knows", "aware"}
         rep = grade_bomb(m["_trace"], m["_answers"])
         assert rep.summary()["by_level"].keys() == {"introspection", "first_order", "second_order"}

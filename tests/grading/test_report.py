@@ -48,11 +48,13 @@ def test_grade_errors(tmp_path):
     with pytest.raises(GradingError, match="a.jsonl:1"):
         grade_files(m["files"]["trace"], bad)
     rep = grade_files(m["files"]["trace"], m["files"]["answers"])
-    acc = grade(m["_questions"], m["_answers"]).accuracy()
+    study = [q for q in m["_questions"] if q.set != "selected"]  # the three levels: the study and probe sets
+    acc = grade(study, m["_answers"]).accuracy()
     assert rep.accuracy() == acc and 0.5 < acc <= 1.0  # the files grade as the run did
     # flipping every answer gives 0%
     flipped = tmp_path / "flip.jsonl"
-    rows = [json.loads(x) for x in open(m["files"]["answers"])]
+    levelled = {q.id for q in study}
+    rows = [json.loads(x) for x in open(m["files"]["answers"]) if json.loads(x)["id"] in levelled]
     flipped.write_text("".join(json.dumps({"id": r["id"], "answer": "No." if r["answer"].startswith("Yes") else
                                            "Yes."}) + "\n" for r in rows))
     assert grade_files(m["files"]["trace"], flipped).accuracy() == pytest.approx(1.0 - acc)

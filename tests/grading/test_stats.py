@@ -94,3 +94,13 @@ def test_wilson_interval_always_holds_the_share():
         for right in range(total + 1):
             lo, hi = wilson_ci95(right, total)
             assert 0.0 <= lo <= right / total <= hi <= 1.0, (right, total)
+
+
+def test_clustered_interval_hand_worked():
+    from belief.grading.stats import clustered_mean_ci95, t975
+
+    # deviations from 0.75 sum to -0.5 (cluster a) and +0.5 (b): CR1 variance 2/1 * 0.5 / 16, se 0.25
+    mean, (lo, hi) = clustered_mean_ci95([1, 0, 1, 1], ["a", "a", "b", "b"])
+    assert mean == pytest.approx(0.75) and hi - mean == pytest.approx(t975(1) * 0.25)
+    assert clustered_mean_ci95([1, 0], ["a", "a"])[1] == (0.5, 0.5)  # one cluster: no spread known
+    assert clustered_mean_ci95([1, 0, 1]) == mean_ci95([1, 0, 1])

@@ -26,7 +26,9 @@ def test_table_scores_answerers_and_flags_trivial_types():
     assert fb["checker"]["accuracy"] == 1.0
     assert fb["majority"]["accuracy"] == 0.75
     assert fb["public_record"]["accuracy"] == 0.25
-    assert fb["tom"] is True and fb["trivial_best"] == 0.75
+    assert fb["tom"] is False and fb["trivial_best"] == 0.75 and fb["best_shortcut"] == "majority"  # > 0.65
+    assert fb["n"] == 4 and fb["gold"] == {"no": 0.75, "yes": 0.25}
+    assert fb["inverted"] == ["public_record"]  # right on 1 of 4 yes/no questions: its negation is a shortcut
     loc = table["by_type"]["loc"]
     assert loc["public_record"]["accuracy"] == 0.5  # missing answer counts as wrong
     assert table["overall"]["checker"]["accuracy"] == 1.0 and table["overall"]["checker"]["n"] == 6
@@ -39,7 +41,7 @@ def test_type_solved_by_a_shortcut_is_not_tom():
     rows.append({"type": "knows", "gold": "no", "answers": {"checker": "no"}})
     table = tom_table(rows)
     assert table["by_type"]["knows"]["tom"] is False
-    assert "no (trivial > 0.8)" in tom_rows_markdown(table)
+    assert "no (shortcut > 0.65)" in tom_rows_markdown(table)
 
 
 def test_bad_rows_are_refused():
@@ -69,3 +71,24 @@ def test_an_answerer_that_answers_no_question_of_a_type_is_not_scored_on_it():
     assert table["overall"]["chef"]["n"] == 3 and table["overall"]["chef"]["accuracy"] == 2 / 3
     md = tom_rows_markdown(table)
     assert "| intent | 2 |" in md and "—" in md
+
+
+def test_margin_over_the_best_shortcut_is_paired_and_clustered_by_episode():
+    # 4 episodes of 10 balanced questions: the agent is right on 9, the best shortcut (reality) on 6
+    rows = []
+    for ep in range(4):
+        for i in range(10):
+            gold = "yes" if i % 2 else "no"
+            rows.append({"type": "t", "gold": gold, "episode": ep,
+                         "answers": {"agent": gold if i else ("no" if gold == "yes" else "yes"),
+                                     "reality": gold if i < 6 else ("no" if gold == "yes" else "yes")}})
+    table = tom_table(rows, headline="agent")
+    entry = table["by_type"]["t"]
+    assert entry["tom"] is True and entry["best_shortcut"] == "reality" and entry["trivial_best"] == 0.6
+    m = entry["margin"]
+    # hand-worked: per question 1-1 (i = 1..5), 0-1 (i = 0), 1-0 (i = 6..9): mean (0 * 5 - 1 + 4) / 10 = 0.3
+    assert m["over"] == "reality" and m["mean"] == pytest.approx(0.3) and m["episodes"] == 4
+    lo, hi = m["ci95"]
+    assert lo == pytest.approx(hi) == pytest.approx(0.3)  # every episode alike: no spread between clusters
+    assert "+0.300" in tom_rows_markdown(table)
+    assert tom_table(rows)["by_type"]["t"]["margin"] is None  # no headline, no margin

@@ -80,7 +80,10 @@ def test_planner_and_random_run():
 
 def test_mixed_team_runs():
     m = run_episode(["belief", "random", "belief"], 5)
-    assert m["questions"] == 6 * m["actions"]  # three levels, study and probe sets
+    study = [q for q in m["_questions"] if q.set != "selected"]
+    assert len(study) == 6 * m["actions"]  # three levels, study and probe sets
+    assert m["questions"] > len(study)  # and the selected set: the team has belief agents
+    assert run_episode("random", 5, max_rounds=3)["_trace"].meta["tom_selected"] is False  # none answers ToM
 
 
 def test_belief_agents_expose_their_beliefs_as_a_typed_store():
@@ -117,15 +120,13 @@ def test_belief_agents_expose_their_beliefs_as_a_typed_store():
 
 @pytest.mark.parametrize("kinds", ["belief", "random"])
 def test_as_self_answers_each_question_as_the_asked_agents_own_belief(kinds):
-    """"Answer as yourself" reads the asked agent's own record: "Does X know F?" and "Is X aware that you know F?"
-    get its answer to "Do you know F?" (the introspection question asked at the same moment about the same F),
-    whatever kind of agent it is."""
-    from belief.app.runners.bomb import question_rows
-
+    """The panel's "answer as yourself" on a study question: "Does X know F?" and "Is X aware that you know F?"
+    get the asked agent's own answer to "Do you know F?", which is the gold of the introspection question asked
+    at the same moment about the same F, whatever kind of agent it is."""
     m = run_episode(kinds, 4, max_rounds=8)
-    rows = question_rows(4, kinds, m["_questions"], m["_answers"], m["_as_self"])
+    rows = [r for r in m["_rows"] if r["set"] != "selected"]
     assert rows and all(r["as_self"] in ("yes", "no") for r in rows)
-    intro = {(r["turn"], r["set"]): r["as_self"] for r in rows if r["level"] == "introspection"}
+    intro = {(r["turn"], r["set"]): r["gold"] for r in rows if r["level"] == "introspection"}
     compared = 0
     for r in rows:
         if r["level"] != "introspection" and not r["variant"]:

@@ -1,25 +1,85 @@
+"""The bomb world's questions: pure, complete, and their gold derived here from the checker by the study's
+definitions (never from the world's own answer function)."""
+
 import json
 
 import pytest
 
+from belief.envs.bomb.events import f_changed, f_contents, f_last_defusal, f_last_defuser, f_seq
 from belief.envs.bomb.tom import LEVELS, SETS, TEMPLATES, questions
 from belief.errors import TraceError
+from belief.truth.checker import check
 from belief.truth.trace import Trace
 
 
-def test_questions_pure_and_complete(tmp_path):
+@pytest.fixture(scope="module")
+def episode(tmp_path_factory):
     from belief.app.runners.bomb import run_episode
 
-    m = run_episode("belief", 2, out=tmp_path)
-    trace = Trace.read(m["files"]["trace"])
+    out = tmp_path_factory.mktemp("bomb")
+    m = run_episode("belief", 2, out=out)
+    return m, Trace.read(m["files"]["trace"])
+
+
+def _study_gold(truth, q) -> bool:
+    """The study's templates, hand-stated: K(chain, F) on the template's fluent, with the fact holding."""
+    b, at = q.subject, q.t
+    if q.variant == "you_changed":  # "is X aware that you changed Bomb b": you defused it last and X knows who
+        return (truth.reality(f_last_defuser(b), at) == q.asked
+                and truth.knows_chain((q.target,), f_last_defuser(b), at))
+    chain = {"introspection": (q.asked,), "first_order": (q.target,), "second_order": (q.target, q.asked)}[q.level]
+    fluent = {"contents": f_contents, "sequence": f_seq, "changed": f_changed, "just_defused": f_last_defusal}[
+        q.template](b)
+    if q.template == "changed" and truth.reality(fluent, at) != "yes":
+        return False
+    if q.template == "just_defused":
+        v = truth.reality(fluent, at) or ""
+        if not (v.startswith("turn_") and int(v[5:]) > q.turn - 3):
+            return False
+    return truth.knows_chain(chain, fluent, at)
+
+
+def test_questions_pure_and_complete(episode):
+    m, trace = episode
     q1 = [q.to_json() for q in questions(trace)]
     q2 = [q.to_json() for q in questions(Trace.read(m["files"]["trace"]))]
-    assert q1 == q2 and len(q1) == 3 * len(SETS) * m["actions"]
+    assert q1 == q2
+    study = [q for q in q1 if q["set"] in ("study", "probe")]
+    assert len(study) == 3 * 2 * m["actions"]
     assert {q["set"] for q in q1} == set(SETS)
-    assert {q["level"] for q in q1} == set(LEVELS)
-    assert {q["template"] for q in q1} <= set(TEMPLATES)
-    assert all(q["target"] != q["asked"] for q in q1)
-    assert all(isinstance(q["answer"], bool) for q in q1)
+    assert {q["level"] for q in study} == set(LEVELS)
+    assert {q["template"] for q in study} <= set(TEMPLATES)
+    assert all(q["target"] != q["asked"] for q in study)
+
+
+def test_gold_is_the_checkers_by_the_study_definitions(episode):
+    _, trace = episode
+    truth = check(trace)
+    qs = questions(trace)
+    for q in qs:
+        if q.set == "selected":  # "Does X know F?" / "Is X aware that Y knows F?": K(chain, F) at the turn's end
+            g = q.general()
+            assert q.gold == ("yes" if truth.knows_chain(g.chain, g.fluent, q.t) else "no")
+            assert q.asked not in g.chain[:1] or len(g.chain) > 1  # never "Do you know F?"
+        else:
+            assert q.answer == _study_gold(truth, q), q.id
+    golds = [q.answer for q in qs if q.set == "study"]
+    assert True in golds and False in golds  # both answers occur: the comparison is not vacuous
+
+
+def test_the_questions_file_regrades_to_the_rows(episode):
+    """`belief run bomb --out` writes the questions in the grading format: `belief grade` regrades them."""
+    from belief.grading.files import load_answers, load_questions
+    from belief.grading.report import episode_id, grade_trace, trace_digest
+
+    m, trace = episode
+    qs = load_questions(m["files"]["questions"], episode_id(trace))
+    answers = load_answers(m["files"]["answers"], episode_id(trace), trace_digest(trace))
+    rep = grade_trace(trace, qs, answers)
+    rows = {r["id"]: r for r in m["_rows"]}
+    assert len(rep.rows) == len(rows) and not rep.unknown_ids
+    assert all(r["correct"] == rows[r["id"]]["correct"] and r["gold"] == rows[r["id"]]["gold"] for r in rep.rows)
+    assert {r["phenomenon"] for r in rep.rows} - {None}  # the selected questions name their phenomenon
 
 
 def test_questions_reject_other_traces():
@@ -31,8 +91,6 @@ def test_malformed_trace_is_a_trace_error(tmp_path):
     """Regression: a bomb_v0 trace missing meta keys or event params raised a bare KeyError (a raw
     traceback from `belief grade`); it is a TraceError naming the place."""
     from belief.envs.bomb import environment as bomb_v0
-    from belief.errors import TraceError
-    from belief.truth.trace import Trace
 
     e = bomb_v0.raw_env(seed=0)
     for _ in range(3):
