@@ -92,33 +92,42 @@ def _emit(report, title: str, breakdowns, predictions: Optional[Path], audit: Op
     print(json.dumps(summary), flush=True)
 
 
+_PREDICTIONS = typer.Option(None, "--predictions", help="Write one JSON line per question.")
+_AUDIT = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained.")
+
+
+def _graded(name: str, examples, grade, groups: dict, pool: dict):
+    """The adapter's report of `examples` graded (sharded over the pool); one error line on bad input."""
+    from belief.adapters.common import Report
+
+    try:
+        return Report(name, _grade_sharded(grade, examples(), **pool), groups=groups)
+    except BeliefError as e:
+        _fail(str(e))
+
+
 @app.command("tomi")
 @run_options.pool_options
 def tomi_cmd(
     stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences; a question line is question, answer and 1, tab-separated)."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="The matching .trace file (question-type labels)."),
-    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
-    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    predictions: Optional[Path] = _PREDICTIONS,
+    audit: Optional[Path] = _AUDIT,
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
     """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
     from belief.adapters import tomi
-    from belief.adapters.common import Report
 
     if not stories.exists():
         _fail(f"{stories}: no such file")
     if trace is not None and not trace.exists():
         _fail(f"{trace}: no such file")
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [stories, trace], force)
-    try:
-        examples = tomi.read_examples(stories, trace)
-        graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
-                                examples, **pool)
-        report = Report("tomi", graded, groups={"by_story_type": "story_type"})
-    except BeliefError as e:
-        _fail(str(e))
+    report = _graded("tomi", lambda: tomi.read_examples(stories, trace),
+                     functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
+                     {"by_story_type": "story_type"}, pool)
     _emit(report, f"ToMi: {stories}", [("type", "by_type"), ("story", "by_story_type")], predictions, audit,
           False, policy)
 
@@ -127,25 +136,20 @@ def tomi_cmd(
 @run_options.pool_options
 def hitom_cmd(
     path: Path = typer.Argument(..., help="Hi-ToM JSON ({\"data\": [...]}), JSON Lines, or a Tell/No_Tell tree."),
-    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
-    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    predictions: Optional[Path] = _PREDICTIONS,
+    audit: Optional[Path] = _AUDIT,
     policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
     """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
     from belief.adapters import hitom
-    from belief.adapters.common import Report
 
     if not path.exists():
         _fail(f"{path}: no such file or directory")
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [path], force)
-    try:
-        graded = _grade_sharded(functools.partial(hitom.grade_items, policy=policy), hitom.read_items(path),
-                                **pool)
-        report = Report("hitom", graded, groups={"by_tell": "tell"})
-    except BeliefError as e:
-        _fail(str(e))
+    report = _graded("hitom", lambda: hitom.read_items(path), functools.partial(hitom.grade_items, policy=policy),
+                     {"by_tell": "tell"}, pool)
     _emit(report, f"Hi-ToM: {path}", [("order", "by_type"), ("tell", "by_tell")], predictions, audit, True, policy)
 
 
