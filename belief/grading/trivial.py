@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Iterable, Mapping, Optional
 
 from belief.errors import BeliefError
-from belief.grading.shortcuts import SHORTCUTS
+from belief.grading.shortcuts import SHORTCUTS, majority_answers as by_template
 from belief.grading.stats import clustered_mean_ci95, wilson_ci95
 
 TRIVIAL_LIMIT = 0.65
@@ -34,8 +34,6 @@ def _norm(answer) -> str:
 
 def majority_answers(rows: list[Mapping]) -> dict[str, str]:
     """The most common gold answer per question type (ties broken by the answer's text, so it is stable)."""
-    from belief.grading.shortcuts import majority_answers as by_template
-
     return by_template((row["type"], row["gold"]) for row in rows)
 
 
