@@ -319,7 +319,7 @@ class Constraints:
         """Fluents one constraint away from ``f`` (``known``: the fluents the trace mentions, or their
         :class:`Known` index)."""
         known = known if isinstance(known, Known) else Known(known)
-        out = set()
+        out: set[tuple] = set()
         p = f[0]
         for fw, bw, empty in self.inverses:
             if p == fw and len(f) == 2:
@@ -392,7 +392,8 @@ class Constraints:
         for f in list(s):
             dom = self.domain(f)
             if dom is not None:
-                s[f] = set(dom) if s[f] is None else s[f] & dom
+                current = s[f]
+                s[f] = set(dom) if current is None else current & dom
         ix = _Sets(s)
         steps = cells
         changed = True

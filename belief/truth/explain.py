@@ -156,7 +156,7 @@ def explain(truth: GroundTruth, chain, fluent, at: Optional[int] = None, *, limi
     at = truth.checked_at(at)
     prov = truth.lookup(chain, fluent, at)
     start = prov.t if prov is not None else -1
-    missed = []
+    missed: list[tuple] = []
     more = 0
     if chain:
         for r in truth.history(fluent):  # reality changes after the setting update that the chain did not follow

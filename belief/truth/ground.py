@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from belief.errors import QueryError, did_you_mean
 from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
@@ -122,7 +122,7 @@ class GroundTruth:
 
     _GALLOP_ROUNDS = 1
 
-    def __init__(self, trace, policy: TrustPolicy, agents: list[str], index: dict, locations: dict,
+    def __init__(self, trace, policy: TrustPolicy, agents: Sequence[str], index: dict, locations: dict,
                  chapters: dict, constraints: Optional[Constraints] = None, *, events=None, aid=None):
         self.trace = trace
         #: the events this truth answers for (default: the trace's; the tracker passes a view of a prefix)
@@ -271,7 +271,7 @@ class GroundTruth:
             ref = self.lookup((self.owner,), fluent, at)
             if ref is not None and not is_marker(ref.value):
                 return ref
-            if eliminate and self._elim is not None and self.constraints.constrained(fluent):
+            if eliminate and self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
                 s = self._elim.possible((self.owner,), fluent, at)
                 if s is not None and len(s) == 1:
                     return Provenance(at, next(iter(s)), None, HOW_REALITY)
@@ -306,8 +306,8 @@ class GroundTruth:
         entry = idx.bits.get(aid)
         if entry is None:
             entry = idx.bits[aid] = [0, []]
-        lst = idx.by_agent.get(aid)
-        n = len(lst) if lst else 0
+        lst: Sequence[int] = idx.by_agent.get(aid) or ()
+        n = len(lst)
         if entry[0] < n:
             blocks = entry[1]
             for k in range(entry[0], n):
@@ -368,7 +368,7 @@ class GroundTruth:
         memo = idx.common.get(smask)
         floor = memo[0] if memo is not None and memo[0] <= j else -1
         found = self._latest_in_blocks(idx, ids, j, floor)
-        if floor >= 0 and found <= floor:
+        if memo is not None and floor >= 0 and found <= floor:
             found = memo[1]
         if memo is None or pos > memo[0]:
             idx.common[smask] = (pos, found)
@@ -457,7 +457,7 @@ class GroundTruth:
         values = frozenset(values)
         if self._sure_held(chain, g, values, before):
             return True
-        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(g) and before >= 0:
             s = self._elim.possible(chain, g, before)
             return s is not None and bool(s) and s <= values
         return False
@@ -476,7 +476,7 @@ class GroundTruth:
                 v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
             if isinstance(v, str):
                 return v in values
-        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(g) and before >= 0:
             s = self._elim.possible(chain, g, before)
             return s is None or bool(s & values)
         return True
@@ -652,7 +652,7 @@ class GroundTruth:
             raise QueryError("possible needs at least one agent")
         fluent = fluent_of(fluent)
         at = self._at(at)
-        if self._elim is not None and self.constraints.constrained(fluent):
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
             return self._elim.possible(chain, fluent, at)
         if self._kw_direct(chain, fluent, at):
             real = self._actual(fluent, at, eliminate=False)
@@ -667,7 +667,7 @@ class GroundTruth:
         that holds a definite value other than the real one does not know (knowledge implies belief of the
         true value, at every order), nor one whose later-formed beliefs contradict the value through the rules."""
         el = self._elim
-        if el is None or not self.constraints.constrained(fluent):
+        if el is None or self.constraints is None or not self.constraints.constrained(fluent):
             return self._kw_direct(chain, fluent, at) and not (len(chain) > 1
                                                                and self._believes_otherwise(chain, fluent, at))
         key = (chain, fluent, at)
@@ -687,7 +687,8 @@ class GroundTruth:
     def _told_earlier(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Is the chain's value from a message whose claims were formed before it was delivered (``as_of``)?"""
         p = self._held_formed(chain, fluent, at)
-        return p is not None and p[0] != self._held(chain, fluent, at)[0]
+        held = self._held(chain, fluent, at)
+        return p is not None and held is not None and p[0] != held[0]
 
     def _believes_otherwise(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Does ``chain`` hold a definite value other than the real one (a false or stale message)? Then it does
@@ -799,14 +800,13 @@ class GroundTruth:
         One answer per fluent of the trace that matches the query's predicate and subject (variables
         bound), in a stable order; a query without variable subjects gives ``[answer(query)]``.
         """
-        if isinstance(query, str):
-            query = parse_query(query)
-        chain, _, atom = decompose(query)
+        formula: Formula = parse_query(query) if isinstance(query, str) else query
+        chain, _, atom = decompose(formula)
         self.check_query_names(self.normalize(chain), atom)
         at = self.checked_at(at)
         subject = atom.args[:-1]
         if not any(isinstance(s, Var) for s in subject):
-            return [self.answer(query, at)]
+            return [self.answer(formula, at)]
         out = []
         for fluent in sorted(self._index, key=lambda f: tuple(map(str, f))):
             if fluent[0] != atom.pred or len(fluent) - 1 != len(subject):
@@ -814,7 +814,7 @@ class GroundTruth:
             binding: dict = {}
             if all((binding.setdefault(s, v) == v) if isinstance(s, Var) else s == v
                    for s, v in zip(subject, fluent[1:])):
-                ans = self.answer(query.substitute(binding), at)
+                ans = self.answer(formula.substitute(binding), at)
                 ans.bindings.update({k.name: v for k, v in binding.items()})
                 out.append(ans)
         return out

@@ -29,7 +29,7 @@ builder as it was, whatever the replay wrote before it refused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, cast
 
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
@@ -190,7 +190,11 @@ class _Undo:
 
     __slots__ = ("e", "marks", "chapter", "wrote", "rooms", "loc", "occ", "fluent_room", "container_room")
 
-    def __init__(self):
+    def __init__(self) -> None:
+        self.e: int = 0            # the event's index
+        self.marks: tuple = ()     # sizes of what only grows
+        self.chapter: tuple = ()   # the event's chapter before it (:meth:`chapter_of`)
+        self.wrote = False         # whether the event wrote any update
         self.rooms: list = []      # rooms the event added
         self.loc: dict = {}        # agent -> its room before the event (_MISSING: not there)
         self.occ: dict = {}
@@ -269,8 +273,10 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
                         lst.pop()
                     if lst is not None and not lst:
                         del positions[i]
-        for lst in (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs, idx.changes):
-            del lst[n:]
+        columns: tuple[list, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
+                                      idx.changes)
+        for column in columns:
+            del column[n:]
         for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
             while d and next(reversed(d)) >= n:
                 d.popitem()
@@ -404,8 +410,7 @@ class IndexBuilder:
         """The current event's perception of an update whose default observers are ``observers``."""
         if self._spec is None:
             return None
-        perc = self._percs.get(observers, False)
-        if perc is False:
+        if observers not in self._percs:
             secret, inattentive, believed = self._spec
             if not secret and not believed and not observers & inattentive:
                 perc = None  # nothing special about this update
@@ -414,7 +419,7 @@ class IndexBuilder:
                 views.update(believed)
                 perc = Perception((observers & ~inattentive) | secret, observers, views)
             self._percs[observers] = perc
-        return perc
+        return self._percs[observers]
 
     def group(self, f: tuple, mask: int, value, t: int, e: int, how: str, excl: int = 0, *,
               wmask: int = 0, change: bool = False, cond: Optional[tuple] = None):
@@ -465,7 +470,7 @@ class IndexBuilder:
         return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
-        chain = normalize_chain(chain)
+        chain = cast("tuple[str, ...]", normalize_chain(chain))  # a trace's chains name agents, never variables
         if not chain:
             return
         for a in chain:
@@ -503,7 +508,7 @@ class IndexBuilder:
             if old is not room and old != room:
                 if u is not None and f not in u.fluent_room:
                     u.fluent_room[f] = old
-                if old is not None and old is not _MISSING:
+                if isinstance(old, str):  # not None, not _MISSING
                     self.room_fluents[old].pop(f, None)
                 self.fluent_room[f] = room
             if room is not None:

@@ -170,7 +170,7 @@ class Elimination:
         t = self.truth
         events = {idx.events[j]: idx.times[j] for j in window}
         best = None
-        ev_fluents = set()
+        ev_fluents: set[tuple] = set()
         for j in window:
             ev = t.events[idx.events[j]]
             ev_fluents.update(tuple(f) for f in getattr(ev, "fluents", ()))

@@ -41,7 +41,7 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Iterator, Literal, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
@@ -405,6 +405,9 @@ def _as_of():
 class _Message(_Event):
     """What a private and a public message share (the fields stay in the subclasses, in their dump order)."""
 
+    if TYPE_CHECKING:  # a pydantic field of each subclass (declared there, in its dump order)
+        overheard_by: Optional[tuple[Name, ...]]
+
     @property
     def secret(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
@@ -563,8 +566,8 @@ def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
             continue  # "at least 1 item" because its only item was refused: that refusal says it
         if loc and kind is not None and loc[0] == kind:
             loc = loc[1:]  # the discriminator's tag
-        loc = ".".join(str(x) for x in loc)
-        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+        where = ".".join(str(x) for x in loc)
+        parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
     return "; ".join(parts)
 
 
