@@ -119,7 +119,7 @@ def _bench_game(game: str):
         tables = {}
         for kind, results in runs.items():  # each agent's episodes ask their own questions: one table each
             rows = [row for r in results for row in r.pop("tom_rows", [])]
-            tables[kind] = tom_table(rows) if rows else None
+            tables[kind] = tom_table(rows, headline=kind) if rows else None
         extra = {"rules": rules, "tom": tables}
         summary = comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
                              _GAME_FIGURES[game] + ("jp_agreement",), extra)

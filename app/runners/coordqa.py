@@ -68,7 +68,8 @@ def alone_action(state: dict, who: str) -> int:
 
 def random_state(game: str, rules: str, seed, index: int):
     """A game in a random state (the rules' map; players, adversary, doors and, in escape, the generators drawn
-    at random), with both belief players' records of it: ``(env, agents)``."""
+    at random), with both belief players' records of it and, with the same records, two ``baseline`` players
+    (the partners of another kind whose intentions the ToM questions ask about): ``(env, agents, others)``."""
     env = GAMES[game][0](seed=seed, rules=rules)
     rng = random.Random(f"coordqa-state:{game}:{rules}:{seed}:{index}")
     maze = env.maze
@@ -89,9 +90,12 @@ def random_state(game: str, rules: str, seed, index: int):
         env._look(room, "state")
     env._refresh_infos()
     agents = make_agents(MazeConfig(game=game, agents="belief", rules=rules), env, seed)
+    others = make_agents(MazeConfig(game=game, agents="baseline", rules=rules), env, seed)
     for name, ag in agents.items():
-        ag.perceive(env.take_perceived(name), env.infos[name])
-    return env, agents
+        events = env.take_perceived(name)
+        ag.perceive(events, env.infos[name])
+        others[name].perceive(events, env.infos[name])
+    return env, agents, others
 
 
 def _state_event(env, game: str):
@@ -112,23 +116,25 @@ def _state_event(env, game: str):
 def choice_questions(game: str, seed: int, rules: str = "source", states: int = 10) -> list:
     """Multiple-choice questions from ``states`` random states of ``game``, each with every answerer's option:
     ``[{"id", "category", "template", "gold", "options", "answers": {answerer: option text}}]``. The partner's
-    intention and next room come from the partner's own (belief) policy in that state."""
+    intention (ToM) is what a ``baseline`` partner does in that state (another kind than the belief player who
+    predicts it); its next room for JP comes from the belief team's own policy."""
     if game not in GAMES:
         raise BeliefError(f"unknown maze game {game!r}; expected one of {', '.join(GAMES)}")
     rows = []
     rng = random.Random(f"coordqa-choice:{game}:{rules}:{seed}")
     for index in range(states):
-        env, agents = random_state(game, rules, seed, index)
+        env, agents, others = random_state(game, rules, seed, index)
         state = _state(env, game)
         if game == "escape":
             state["repairs"] = dict(env.repairs)
         chosen = {p: agents[p].choose(env.infos[p]["obs"], env.infos[p]["action_mask"]) for p in PLAYERS}
+        intends = {p: others[p].choose(env.infos[p]["obs"], env.infos[p]["action_mask"]) for p in PLAYERS}
         for name in PLAYERS:
             partner = next(p for p in PLAYERS if p != name)
             qid = f"{seed}-{index}-{name}"
             maze = state["maze"]
             if env.maze.full_view:  # ToM, asked of `name`: what will its partner do now?
-                q = tom_question(state, name, partner, chosen[partner], f"{qid}-tom", rng)
+                q = tom_question(state, name, partner, intends[partner], f"{qid}-tom", rng)
                 if q is not None:
                     guesses = {"belief": predict_partner(agents[name], partner, env.infos[partner]["obs"],
                                                          env.infos[partner]["action_mask"]),

@@ -25,6 +25,8 @@ from belief.envs.maze import escape as escape_v0
 from belief.envs.coordqa.questions import action_answer, ec_questions, jp_question, tom_questions
 from belief.envs.maze.environment import PLAYERS
 from belief.envs.maze.world import ACTION_NAMES
+from belief.grading.shortcuts import Panel
+from belief.truth.checker import check
 from belief.errors import BeliefError
 from belief.grading.levels import LEVELS
 from belief.grading.report import grade_trace
@@ -137,23 +139,35 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         out["coordqa"] = {c: list(v) for c, v in category_scores(rep).items()}
         out["missing"] = len(rep.missing())
         if config.tom_rows and tom:
-            out["tom_rows"] = tom_table_rows(rep.rows, grade_trace(e.trace, tom, as_self).rows, config.agents)
+            panel = Panel(check(e.trace))
+            shortcuts = {q.id: panel.answers(q) for q in tom}
+            out["tom_rows"] = tom_table_rows(rep.rows, grade_trace(e.trace, tom, as_self).rows, config.agents,
+                                             shortcuts, seed)
     if keep:
         out.update(_trace=e.trace, _tom=tom, _answers=answers, _plan=plans)
     return out
 
 
-def tom_table_rows(graded: list, as_self: list, answerer: str) -> list:
+def tom_table_rows(graded: list, as_self: list, answerer: str, shortcuts: dict | None = None,
+                   episode=None) -> list:
     """Rows for :func:`belief.grading.trivial.tom_table`: per ToM question its type (level/template), gold,
-    and what the agent and the "answer as yourself" answerer said (a correct reading counts as the gold)."""
+    what the agent said (a correct reading counts as the gold) and the shortcuts' answers: the panel's
+    (``shortcuts``: question id -> :meth:`belief.grading.shortcuts.Panel.answers`, on the global trace) and,
+    without it, the player's own "answer as yourself" (from its own record)."""
     selves = {r["id"]: r for r in as_self}
 
     def said(row) -> str:
         return row["gold"] if row["correct"] else row["reading"]
 
-    return [{"type": f"{r['level']}/{r['template']}", "gold": r["gold"],
-             "answers": {answerer: said(r), "as_self": said(selves[r["id"]])}}
-            for r in graded if r["category"] == "ToM" and r["id"] in selves]
+    out = []
+    for r in graded:
+        if r["category"] != "ToM" or r["id"] not in selves:
+            continue
+        answers = {answerer: said(r)}
+        answers.update((shortcuts or {}).get(r["id"]) or {"as_self": said(selves[r["id"]])})
+        out.append({"type": f"{r['level']}/{r['template']}", "gold": r["gold"], "answers": answers,
+                    "episode": episode})
+    return out
 
 
 __all__ = ["MazeConfig", "tom_table_rows", "play_episode", "ask_round", "category_scores", "make_agents", "snapshot", "GAMES", "AGENT_KINDS"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import weakref
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
@@ -134,19 +135,20 @@ def _definite(v: object) -> bool:
     return v is not None and not is_marker(v)
 
 
-_SECRET: dict[int, tuple[int, bool]] = {}  # id(trace events) -> (events scanned, any secret perception)
+#: per trace (weakly held): (events scanned, whether any has a secret perceiver)
+_SECRET: "weakref.WeakKeyDictionary[object, tuple[int, bool]]" = weakref.WeakKeyDictionary()
 
 
 def _any_secret(truth: GroundTruth) -> bool:
     """Does any event of the trace so far have a secret perceiver (a peek, an overheard message)?"""
     events = truth.events
-    key = id(truth.trace)
-    done, found = _SECRET.get(key, (0, False))
+    try:
+        done, found = _SECRET.get(truth.trace, (0, False))
+    except TypeError:  # a trace that cannot be weakly referenced: scan it
+        return any(getattr(e, "secret", None) for e in events)
     if not found and done < len(events):
         found = any(getattr(events[i], "secret", None) for i in range(done, len(events)))
-        if len(_SECRET) > 64:
-            _SECRET.clear()
-        _SECRET[key] = (len(events), found)
+        _SECRET[truth.trace] = (len(events), found)
     return found
 
 

@@ -172,7 +172,8 @@ def phrasing(hands: dict) -> Phrasing:
 
     def card(k: int, you: Optional[str]) -> str:
         holder, slot = where[k]
-        return f"{'your' if holder == you else holder.capitalize() + chr(39) + 's'} card in slot {slot}"
+        whose = "your" if holder == you else f"{holder.capitalize()}'s"
+        return f"{whose} card in slot {slot}"
 
     def fact_of(you: Optional[str]):
         def fact(fluent: tuple, values) -> str:

@@ -49,8 +49,25 @@ def test_questions_of_random_states_carry_every_answerer():
     assert rows == choice_questions("escape", 3, "source", states=4)  # deterministic
 
 
+def test_the_tom_gold_is_a_partner_of_another_kind_not_the_answering_agents_own_policy():
+    """The ToM question's gold is what a baseline partner does; the belief answerer predicts with a copy of its
+    own policy, so the two can differ (they did not, by construction, when the gold was the belief policy)."""
+    from belief.app.runners.coordqa import random_state
+    from belief.envs.coordqa.choice import action_text
+
+    rows = [r for seed in range(3) for r in choice_questions("escape", seed, "source", states=6)
+            if r["category"] == "ToM"]
+    assert rows and any(r["answers"]["belief"] != r["gold"] for r in rows)
+    e, agents, others = random_state("escape", "source", 0, 0)  # the gold, derived here from the baseline
+    partner = "bob"
+    act = others[partner].choose(e.infos[partner]["obs"], e.infos[partner]["action_mask"])
+    gold = action_text(e.maze, e.maze.pos[partner], act, "escape")
+    mine = [r for r in choice_questions("escape", 0, "source", states=1) if r["id"] == "0-0-alice-tom"]
+    assert mine and mine[0]["gold"] == gold
+
+
 def test_random_states_are_known_to_both_players_in_full_view():
-    e, agents = random_state("capture", "source", 1, 0)
+    e, agents, _ = random_state("capture", "source", 1, 0)
     for name, ag in agents.items():
         assert ag.tracker.where("thief") == e.maze.pos["thief"]
         assert ag.tracker.where(next(p for p in agents if p != name)) == e.maze.pos[next(p for p in agents if p != name)]
