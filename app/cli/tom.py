@@ -153,28 +153,42 @@ def hitom_cmd(
     _emit(report, f"Hi-ToM: {path}", [("order", "by_type"), ("tell", "by_tell")], predictions, audit, True, policy)
 
 
-@bench_app.command("checker")
-@run_options.figures_options
-def bench_checker_cmd(
-    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
-    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
-    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
-    events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
-    queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
-    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
-    seed: int = run_options.SEED,
-    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
-    progress: bool = run_options.PROGRESS,
-    output: dict = None,
-):
-    """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
-    from belief.app.bench import checker as bench_checker
+#: the options of the random traces that bench checker and bench online build
+_AGENTS = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace")
+_ROOMS = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)")
+_DEPTH = typer.Option(4, "--depth", min=1, help="longest perspective chain queried")
+_OBJECTS = typer.Option(10, "--objects", min=1, help="objects moved around")
+_POLICY = typer.Option("strict-truthful", "--policy", help="trust policy for messages")
+
+
+def _known_policy(policy: str) -> None:
+    """One error line, before any work, for a trust policy that does not exist."""
     from belief.logic.policies import get_policy
 
     try:
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
+
+
+@bench_app.command("checker")
+@run_options.figures_options
+def bench_checker_cmd(
+    agents: int = _AGENTS,
+    rooms: int = _ROOMS,
+    depth: int = _DEPTH,
+    events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
+    queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
+    objects: int = _OBJECTS,
+    seed: int = run_options.SEED,
+    policy: str = _POLICY,
+    progress: bool = run_options.PROGRESS,
+    output: dict = None,
+):
+    """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
+    from belief.app.bench import checker as bench_checker
+
+    _known_policy(policy)
     from belief.app.runs.progress import progress_bar
 
     files = run_options.figures_files(output)
@@ -196,24 +210,20 @@ def bench_checker_cmd(
 @run_options.figures_options
 def bench_online_cmd(
     events: int = typer.Option(20_000, "--events", min=1, help="events appended to the tracker"),
-    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
-    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
-    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
-    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
+    agents: int = _AGENTS,
+    depth: int = _DEPTH,
+    rooms: int = _ROOMS,
+    objects: int = _OBJECTS,
     seed: int = run_options.SEED,
-    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
+    policy: str = _POLICY,
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
     load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
     output: dict = None,
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
     from belief.app.bench import online as bench_online
-    from belief.logic.policies import get_policy
 
-    try:
-        get_policy(policy)
-    except BeliefError as e:
-        _fail(str(e))
+    _known_policy(policy)
     files = run_options.figures_files(output)
     res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
     run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")

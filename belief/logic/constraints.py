@@ -609,27 +609,25 @@ class Constraints:
             if g not in s:
                 continue
             work[0] += 1
-            fs, gs = s[f], s[g]
-            if fs is not None and fs and fs <= avals:      # f is one of A: g is one of B
-                if gs is None:
-                    s[g] = gs = set(bvals)
-                    changed = True
-                else:
-                    changed |= self._narrow(s, g, bvals)
-                    gs = s[g]
-            if gs is not None and not (gs & bvals) and fs is not None:  # g is none of B: f is none of A
-                changed |= self._narrow(s, f, fs - avals)
-                fs = s[f]
+            changed |= self._imply(s, f, avals, g, bvals)
             if iff:
-                if gs is not None and gs and gs <= bvals:  # g is one of B: f is one of A
-                    if fs is None:
-                        s[f] = fs = set(avals)
-                        changed = True
-                    else:
-                        changed |= self._narrow(s, f, avals)
-                        fs = s[f]
-                if fs is not None and not (fs & avals) and gs is not None:  # f is none of A: g is none of B
-                    changed |= self._narrow(s, g, gs - bvals)
+                changed |= self._imply(s, g, bvals, f, avals)
+        return changed
+
+    def _imply(self, s: dict, f: tuple, avals: set, g: tuple, bvals: set) -> bool:
+        """One direction of an implication link on the possible sets ``s``: f is one of A, so g is one of B;
+        g is none of B, so f is none of A. Whether a set narrowed."""
+        changed = False
+        fs, gs = s[f], s[g]
+        if fs is not None and fs and fs <= avals:
+            if gs is None:
+                s[g] = set(bvals)
+                changed = True
+            else:
+                changed |= self._narrow(s, g, bvals)
+            gs = s[g]
+        if gs is not None and not (gs & bvals) and fs is not None:
+            changed |= self._narrow(s, f, fs - avals)
         return changed
 
 

@@ -582,28 +582,27 @@ class GroundTruth:
                 return as_of
         return t
 
-    def _held_formed(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
-        """``(formed, value)``: :meth:`_held` with the time the belief was formed (:meth:`formed`)."""
+    def _held_update(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(t, how, event, value)`` of the update :meth:`lookup` finds for a normalised chain (None: none)."""
         found = self._find(chain, fluent, at)
         if found is None:
             return None
         idx, kind, k = found
         if kind == "g":
             t_u = idx.times[k]
-            return self.formed(idx.hows[k], t_u, idx.events[k]), self._resolve(fluent, idx.values[k], t_u, at)
+            return t_u, idx.hows[k], idx.events[k], self._resolve(fluent, idx.values[k], t_u, at)
         ov = idx.overrides[tuple(self._aid[a] for a in chain)]
-        return self.formed(ov[4][k], ov[0][k], ov[2][k]), ov[1][k]
+        return ov[0][k], ov[4][k], ov[2][k], ov[1][k]
+
+    def _held_formed(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(formed, value)``: :meth:`_held` with the time the belief was formed (:meth:`formed`)."""
+        u = self._held_update(chain, fluent, at)
+        return None if u is None else (self.formed(u[1], u[0], u[2]), u[3])
 
     def _held(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
         """``(t, value)`` of :meth:`lookup` for a normalised chain, without building its provenance."""
-        found = self._find(chain, fluent, at)
-        if found is None:
-            return None
-        idx, kind, k = found
-        if kind == "g":
-            return idx.times[k], self._resolve(fluent, idx.values[k], idx.times[k], at)
-        ov = idx.overrides[tuple(self._aid[a] for a in chain)]
-        return ov[0][k], ov[1][k]
+        u = self._held_update(chain, fluent, at)
+        return None if u is None else (u[0], u[3])
 
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
