@@ -1,6 +1,7 @@
 """belief: a symbolic belief engine for multi-agent Theory of Mind."""
 
 import importlib
+from typing import TYPE_CHECKING
 
 from belief.errors import (
     BatchError,
@@ -18,19 +19,26 @@ from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Stance, Uns
 # imported first (belief.examples, which loads scenarios and so the store and networkx, is left to its users)
 from belief import grammar  # noqa: F401
 from belief.logic import example_domains  # noqa: F401
-
-from belief.truth.tracker import Tracker  # online tracking (after the grammar: the trace reads message facts)
-from belief.truth.checker import GroundTruth, check
-from belief.truth.trace import (Action, Announce, Effect, Enter, Event, Exit, Move, Noise, Noop, Observe, Possible, Set,
-                                Statement, Tell, Trace)
 from belief import old_names
+
+if TYPE_CHECKING:  # the names of _LAZY, for type checkers
+    from belief.logic.store import BeliefStore
+    from belief.truth.checker import GroundTruth, check
+    from belief.truth.tracker import Tracker
+    from belief.truth.trace import (Action, Announce, Effect, Enter, Event, Exit, Move, Noise, Noop, Observe,
+                                    Possible, Set, Statement, Tell, Trace)
 
 old_names.install()  # the module names from before the packages, deprecated: they warn for one release
 
 __version__ = "0.1.0"
 
-#: names loaded on first use (the store brings networkx, which a checker-only user never needs)
-_LAZY = {"BeliefStore": "belief.logic.store"}
+_TRACE_NAMES = ("Action", "Announce", "Effect", "Enter", "Event", "Exit", "Move", "Noise", "Noop", "Observe",
+                "Possible", "Set", "Statement", "Tell", "Trace")
+#: names loaded on first use: the tracker, the checker and the trace (its pydantic models) cost more to import
+#: than the rest of the package together, and the store brings networkx; a command line that only prints its
+#: help, a parser or a checker-only user never needs some of them (tests/test_startup.py)
+_LAZY = {"BeliefStore": "belief.logic.store", "Tracker": "belief.truth.tracker", "GroundTruth": "belief.truth.checker",
+         "check": "belief.truth.checker", **{name: "belief.truth.trace" for name in _TRACE_NAMES}}
 
 
 def __getattr__(name: str) -> object:

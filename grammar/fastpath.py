@@ -9,13 +9,18 @@ diagnostic.  So the grammar stays the single source of truth, and tests assert t
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lark import Lark, Transformer
 from lark.grammar import Rule
 from lark.parsers.lalr_analysis import Shift
+
+from belief.errors import BeliefError
+from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Unsure, Var
 
 
 class _Splice(list):
@@ -181,3 +186,259 @@ class FastLALR:
 
 class _GiveUp(Exception):
     pass
+
+
+# --- hand-written fast paths for the common shapes of facts -------------------------------------------------
+# Both only ever *accept*: on anything they do not recognise (or a value the formulas refuse) they return None
+# and the caller parses with the LALR driver above and lark, which give the result or the diagnostic. Their
+# regexes are built from the grammar's own terminals (lark's patterns), and tests check them against lark.
+
+_Term = Callable[[str], Any]
+
+
+class ReadableLines:
+    """The readable form, one regex per line: ``(TERM BELIEVE)* [NOT | TERM UNSURE [NOT]] atom [@ NUMBER]``.
+
+    ``patterns``: lark's regex of each terminal of ``readable.lark`` (by name); ``infix``: relation keyword ->
+    predicate; ``term``: token -> term (name, Var or normalised tag)."""
+
+    def __init__(self, patterns: dict[str, str], infix: dict[str, str], term: _Term) -> None:
+        p = {k: _non_capturing(v) for k, v in patterns.items()}
+        w1, w0 = f"(?:{p['WS_INLINE']})", f"(?:{p['WS_INLINE']})?"
+        t = f"(?:{p['TERM']})"
+        args = f"{t}(?:{w0}{p['_COMMA']}{w0}{t})*"
+        call = f"{w0}{p['_LPAR']}{w0}({args})?{w0}{p['_RPAR']}"  # after the predicate (a TERM: checked below)
+        # the literal's first TERM is matched once and its role read from what follows (backtracking over the
+        # three readings costs more than the match): relation -> infix; '(' -> call; UNSURE -> unsure agent
+        self.line = re.compile(
+            f"{w0}((?:{t}{w1}{p['_BELIEVE']}{w1})*)"  # the chain: agents and BELIEVE, split on whitespace
+            f"(?:({p['_NOT']}){w1})?({t})"
+            f"(?:{w1}({p['INFIX_REL']}){w1}({t})|(){call}"
+            f"|{w1}{p['_UNSURE']}{w1}(?:{p['_NOT']}{w1})?(?:({t}){w1}({p['INFIX_REL']}){w1}({t})|({t}){call}))"
+            f"(?:{w0}{p['_AT_SIGN']}{w0}({p['NUMBER']}))?{w0}(?:{p['HASH_COMMENT']})?")
+        self.blank = re.compile(f"{w0}(?:{p['HASH_COMMENT']})?")
+        self.infix = infix
+        self.term = term
+
+    def parse(self, text: str, start: str) -> Any:
+        """A list of facts (``start`` "document") or one fact ("fact"), or None: let the LALR path decide."""
+        if start == "fact":
+            if "\n" in text:
+                return None
+            lines = [text]
+        elif start == "document":
+            lines = text.split("\n")
+        else:
+            return None
+        try:
+            if start == "fact":
+                facts = self._facts(lines)
+            else:
+                with _collector_paused():
+                    facts = self._facts(lines)
+        except (_GiveUp, BeliefError):
+            return None
+        if start == "fact":
+            return facts[0] if facts else None
+        return facts
+
+    def _facts(self, lines: list[str]) -> list[Fact]:
+        term = self.term
+        infix = self.infix
+        line_match = self.line.fullmatch
+        blank = self.blank.fullmatch
+        atom_trusted, believes_trusted, fact_trusted = Atom._trusted, Believes._trusted, Fact._trusted
+        terms: dict[str, Any] = {}
+        atoms: dict[tuple, Atom] = {}
+        facts: list[Fact] = []
+        append = facts.append
+        for line in lines:
+            m = line_match(line)
+            if m is None:
+                if blank(line) is None:
+                    raise _GiveUp
+                continue
+            chain, neg, first, rel, b, call, args, u_a, u_rel, u_b, u_pred, u_args, prob = m.groups()
+            unsure = None
+            if rel is None and call is None:  # first UNSURE atom
+                if neg is not None:  # NOT x UNSURE ...: no literal of the grammar
+                    raise _GiveUp
+                unsure = first
+                first, rel, b, args = (u_a, u_rel, u_b, None) if u_rel is not None else (u_pred, None, None, u_args)
+            if rel is not None:
+                key: tuple = (rel, first, b)
+                atom = atoms.get(key)
+                if atom is None:
+                    ta = terms.get(first) or _add_term(terms, term, first)
+                    tb = terms.get(b) or _add_term(terms, term, b)
+                    atom = atoms[key] = atom_trusted(infix[rel], (ta, tb))
+            else:
+                key = (first, args)
+                atom = atoms.get(key)
+                if atom is None:
+                    if first[0] in "?<":  # a variable or a tag as a predicate: lark's call() says why not
+                        raise _GiveUp
+                    values = () if args is None else tuple(
+                        terms.get(x) or _add_term(terms, term, x) for x in map(str.strip, args.split(",")))
+                    atom = atoms[key] = atom_trusted(first, values)
+            f: Formula = atom
+            if neg is not None:
+                f = Not(atom)
+            elif unsure is not None:
+                f = Unsure(terms.get(unsure) or _add_term(terms, term, unsure), atom)
+            if chain:
+                if "<" in chain:  # a tag (which may hold spaces) as an agent: rare, left to the LALR path
+                    raise _GiveUp
+                words = chain.split()
+                for i in range(len(words) - 2, -1, -2):
+                    w = words[i]
+                    f = believes_trusted(terms.get(w) or _add_term(terms, term, w), f)
+            if prob is None:
+                append(fact_trusted(f, None))
+            else:
+                p = float(prob)
+                if p > 1.0:  # the NUMBER terminal has no sign: never below 0, never NaN
+                    raise _GiveUp
+                append(fact_trusted(f, p))
+        return facts
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a document's facts are made (as ``Trace.loads`` does): they are
+    acyclic values, and the collections their number would trigger, each over the whole heap, cost a 100,000-fact
+    document a third of its parse. Only a pause begun here is ended here."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _add_term(terms: dict[str, Any], term: _Term, token: str) -> Any:
+    """The term of ``token`` (never empty, so ``terms.get(token) or _add_term(...)`` is a cached lookup)."""
+    t = terms[token] = term(token)
+    return t
+
+
+class SexprFacts:
+    """S-expression documents of facts only: ``(prob P F)``, ``(believes A F)``, ``(unsure A L)``, ``(not ATOM)``,
+    ``(NAME TERM*)``; anything else (declarations, comments, quoted facts) gives up.
+
+    ``patterns``: lark's regex of NAME, VAR and NUMBER (``sexpr.lark``/``terms.lark``) and of WS, the only
+    whitespace the grammar skips; ``keywords``: the strings of _BELIEVES, _UNSURE, _NOT and _PROB."""
+
+    def __init__(self, patterns: dict[str, str], keywords: dict[str, str]) -> None:
+        self.name = re.compile(patterns["NAME"]).fullmatch
+        self.var = re.compile(patterns["VAR"]).fullmatch
+        self.number = re.compile(patterns["NUMBER"]).fullmatch
+        # str.split() splits on every Unicode space: any but these five gives up, and these must all be WS
+        ws = re.compile(patterns["WS"]).fullmatch
+        if not all(ws(c) for c in " \t\f\r\n"):  # pragma: no cover - the grammar changed: update this
+            raise ValueError(f"SexprFacts assumes WS takes [ \\t\\f\\r\\n], not only {patterns['WS']!r}")
+        self.other_space = re.compile(r"[^\S \t\f\r\n]").search
+        self.believes, self.unsure = keywords["_BELIEVES"], keywords["_UNSURE"]
+        self.not_, self.prob = keywords["_NOT"], keywords["_PROB"]
+
+    def _term(self, token: str) -> Any:
+        if self.name(token):
+            return token
+        if self.var(token):
+            return Var(token[1:])
+        raise _GiveUp
+
+    def parse(self, text: str) -> list[Fact] | None:
+        if self.other_space(text):
+            return None
+        toks = text.replace("(", " ( ").replace(")", " ) ").split()
+        try:
+            with _collector_paused():
+                return self._facts(toks)
+        except (_GiveUp, IndexError, ValueError, BeliefError):  # ValueError: no ")" left (list.index)
+            return None
+
+    def _facts(self, toks: list[str]) -> list[Fact]:
+        believes, unsure_kw, not_kw, prob_kw = self.believes, self.unsure, self.not_, self.prob
+        term = self._term
+        terms: dict[str, Any] = {}
+        preds: dict[str, str] = {}
+        atoms: dict[tuple, Atom] = {}
+        facts: list[Fact] = []
+        append = facts.append
+        i, n = 0, len(toks)
+        while i < n:
+            if toks[i] != "(":
+                raise _GiveUp
+            head = toks[i + 1]
+            prob = None
+            closing = 0
+            if head == prob_kw:
+                number = toks[i + 2]
+                if not self.number(number):
+                    raise _GiveUp
+                prob = float(number)
+                if prob > 1.0:
+                    raise _GiveUp
+                i += 3
+                if toks[i] != "(":
+                    raise _GiveUp
+                head = toks[i + 1]
+                closing = 1
+            agents = []
+            while head == believes:
+                agent = toks[i + 2]
+                t = terms.get(agent)
+                if t is None:
+                    t = terms[agent] = term(agent)
+                agents.append(t)
+                i += 3
+                if toks[i] != "(":
+                    raise _GiveUp
+                head = toks[i + 1]
+            unsure = None
+            if head == unsure_kw:
+                unsure = toks[i + 2]
+                i += 3
+                if toks[i] != "(":
+                    raise _GiveUp
+                head = toks[i + 1]
+                closing += 1
+            negated = head == not_kw
+            if negated:
+                i += 2
+                if toks[i] != "(":
+                    raise _GiveUp
+                head = toks[i + 1]
+                closing += 1
+            if head not in preds:  # a NAME (a keyword here is a NAME to lark too, then a reserved predicate)
+                if not self.name(head):
+                    raise _GiveUp
+                preds[head] = head
+            j = i + 2
+            end = toks.index(")", j)
+            key = tuple(toks[i + 1:end])
+            atom = atoms.get(key)
+            if atom is None:
+                args = []
+                for word in toks[j:end]:
+                    t = terms.get(word)
+                    if t is None:
+                        t = terms[word] = term(word)  # "(" gives up: it is no term
+                    args.append(t)
+                atom = atoms[key] = Atom._trusted(head, tuple(args))
+            i = end + 1
+            f: Formula = Not(atom) if negated else atom
+            if unsure is not None:
+                f = Unsure(term(unsure), f)
+            for agent in reversed(agents):
+                f = Believes._trusted(agent, f)
+            closing += len(agents)
+            for k in range(i, i + closing):
+                if toks[k] != ")":
+                    raise _GiveUp
+            i += closing
+            append(Fact._trusted(f, prob))
+        return facts

@@ -24,7 +24,7 @@ from belief.errors import BeliefError, BeliefSyntaxError, BeliefTypeError
 from belief.logic.formula import (INFIX_KEYWORDS, Atom, Believes, Fact, FormulaDepthError, Formula, Not, Term, Unsure,
                                   Var)
 from belief.grammar.diagnostics import DocumentSyntaxError, depth_error, to_syntax_error
-from belief.grammar.fastpath import FastLALR, RegexTokenizer
+from belief.grammar.fastpath import FastLALR, ReadableLines, RegexTokenizer, SexprFacts
 
 GRAMMAR_DIR = os.path.dirname(os.path.abspath(__file__))
 #: a typed list of a declaration: (name, type or None)
@@ -260,6 +260,23 @@ def _readable_fast() -> FastLALR:
     return FastLALR(lk, ReadableTransformer(), tokenizer, retype={"TERM": ("NUMBER", pattern["NUMBER"])})
 
 
+@functools.lru_cache(maxsize=None)
+def _readable_lines() -> ReadableLines:
+    return ReadableLines({t.name: t.pattern.to_regexp() for t in _readable_lark().terminals}, INFIX_KEYWORDS, _term)
+
+
+@functools.lru_cache(maxsize=None)
+def _sexpr_facts() -> SexprFacts:
+    terminals = {t.name: t.pattern for t in sexpr_parser("document").terminals}
+    return SexprFacts({k: terminals[k].to_regexp() for k in ("NAME", "VAR", "NUMBER", "WS")},
+                      {k: terminals[k].value for k in ("_BELIEVES", "_UNSURE", "_NOT", "_PROB")})
+
+
+#: the hand-written fast paths (:class:`ReadableLines`, :class:`SexprFacts`) and the LALR driver are tried first;
+#: False runs lark alone (the reference the tests compare them with)
+FAST_PATHS = True
+
+
 def readable_parser(start: str = "document") -> Lark:
     """The lark parser of the readable form (used directly for diagnostics and as the reference)."""
     return _readable_lark()
@@ -281,10 +298,17 @@ def _run(parser: Lark, text: str, form: str, source: str | None, start: str | No
     """What the transformer makes of ``text`` from rule ``start``; every failure a BeliefError."""
     try:
         if form == "readable":
-            result = _readable_fast().parse(text, start)
-            if result is not None:
-                return result
+            if FAST_PATHS:
+                result = _readable_lines().parse(text, start)
+                if result is None:
+                    result = _readable_fast().parse(text, start)
+                if result is not None:
+                    return result
             return parser.parse(text, start=start)
+        if FAST_PATHS and start is None:
+            facts = _sexpr_facts().parse(text)
+            if facts is not None:
+                return facts
         return parser.parse(text)
     except BeliefSyntaxError as e:
         if e.source is None and source is not None:  # e.g. from a quoted fact inside an s-expression

@@ -10,7 +10,8 @@ conventions: nothing after a flag, an upper-case placeholder (``TEXT``, ``INTEGE
 after an option taking a value, and ``TRACE QUERY`` / ``[OPTIONAL]`` in the usage line.
 """
 import importlib
-from importlib.metadata import PackageNotFoundError, version
+import sys
+import types
 
 import typer
 import typer.core
@@ -64,6 +65,10 @@ if hasattr(typer.core.TyperOption, "display_type_rich"):  # typer >= 0.2x; older
 
 
 def package_version() -> str:
+    # imported here: importlib.metadata (and the email package under it) costs `belief --help` a tenth of its
+    # start-up, and only --version reads it
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("belief")
     except PackageNotFoundError:  # running from a source tree that was never installed
@@ -163,6 +168,68 @@ class LazyCommand(typer.core.TyperCommand):
     """A command whose module is not imported yet: its name and one-line help, for the group's --help."""
 
 
+def _typer_rich_utils() -> None:
+    """Import ``typer.rich_utils`` (typer's help panels) without the two modules it imports at its top for
+    other uses: ``rich.markdown`` (markdown-it and pygments: Markdown help text) and ``rich.traceback``
+    (``rich.pretty`` and attrs: pretty tracebacks, which this app turns off). A group's --help uses neither
+    (:meth:`LazyGroup.format_help`), and they cost ``belief --help`` a third of its start-up. Each is replaced,
+    while typer imports it, by a module whose one class imports the real one on first use (a command's own
+    --help renders Markdown: the real ``rich.markdown`` then). Nothing changes if either is already imported
+    or typer's imports differ from these (an ImportError: the plain import)."""
+    if "typer.rich_utils" in sys.modules:
+        return
+    stand_ins = {module: _deferring_module(module, name)
+                 for module, name in (("rich.markdown", "Markdown"), ("rich.traceback", "Traceback"))
+                 if module not in sys.modules}
+    sys.modules.update(stand_ins)
+    try:
+        importlib.import_module("typer.rich_utils")
+    except ImportError:
+        sys.modules.pop("typer.rich_utils", None)
+    finally:
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
+    importlib.import_module("typer.rich_utils")  # (after an ImportError above: the plain import, the real modules)
+
+
+class _Deferring(type):
+    """The metaclass of a stand-in class: an attribute it lacks (a class method) is the real class's."""
+
+    def __getattr__(cls, name: str):
+        return getattr(cls.real(), name)
+
+
+def _deferring_module(module: str, name: str) -> types.ModuleType:
+    """A module ``module`` holding a class ``name`` that imports ``module`` when called (or asked for a class
+    attribute) and returns the real class's instance (or attribute)."""
+
+    def real(cls) -> type:
+        return getattr(importlib.import_module(module), name)
+
+    def new(cls, *args, **kwargs):
+        return cls.real()(*args, **kwargs)
+
+    stand_in = types.ModuleType(module, f"imports {module} on first use (see _typer_rich_utils)")
+    setattr(stand_in, name, _Deferring(name, (), {"real": classmethod(real), "__new__": new, "__module__": module}))
+    return stand_in
+
+
+def _rich_markup(text: str) -> str:
+    """A one-line help as rich markup showing what Markdown shows: the words, and each `code` span in the
+    style Markdown gives it (markdown.code)."""
+    from rich.markup import escape
+
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an odd number of backticks: no code span
+        return escape(text)
+    return "".join(escape(p) if i % 2 == 0 else f"[markdown.code]{escape(p)}[/]" for i, p in enumerate(parts))
+
+
+def _one_line(help_text: str | None) -> str:
+    return " ".join((help_text or "").split("\n\n")[0].split())
+
+
 class LazyGroup(typer.core.TyperGroup):
     """A group that lists its commands from a table and imports a command's module when that command is
     resolved (to run, or to print its own --help): ``belief --help`` imports no command module, and so none
@@ -185,6 +252,21 @@ class LazyGroup(typer.core.TyperGroup):
         listed = {name: self.commands.get(name) or LazyCommand(name=name, help=text, callback=None)
                   for name, (_, text) in self.table().items()}
         self.commands = {**listed, **{n: c for n, c in self.commands.items() if n not in listed}}
+
+    def format_help(self, ctx, formatter):
+        """The group's --help: its own help and its commands' one-line helps (the table's) as rich markup
+        (:func:`_rich_markup`), so that printing it needs no Markdown (:func:`_typer_rich_utils`)."""
+        _typer_rich_utils()
+        shown = {name: LazyCommand(name=name, help=_rich_markup(text), callback=None)
+                 for name, (_, text) in self.table().items()}
+        shown.update({name: LazyCommand(name=name, help=_rich_markup(_one_line(c.help)), hidden=c.hidden,
+                                        callback=None) for name, c in self.commands.items() if name not in shown})
+        saved = self.commands, self.help, self.rich_markup_mode
+        self.commands, self.help, self.rich_markup_mode = shown, _rich_markup(_one_line(self.help)), "rich"
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.commands, self.help, self.rich_markup_mode = saved
 
     def resolve_command(self, ctx, args):
         if args and isinstance(self.commands.get(args[0]), LazyCommand):

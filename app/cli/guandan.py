@@ -12,7 +12,6 @@ from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
 from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
-from belief.grading.trivial import TRIVIAL_LIMIT
 
 _KINDS = "belief.app.runners.guandan:AGENT_KINDS"
 DEALS = typer.Option(1, "--deals", min=1, help="deals per game (tribute between them)")
@@ -38,6 +37,8 @@ def _win_line(name: str, m: dict) -> str:
 def _tom_lines(tom: dict) -> list[str]:
     if not tom.get("questions"):
         return []
+    from belief.grading.trivial import TRIVIAL_LIMIT  # the grading package loads the checker: not at start-up
+
     lines = []
     for level, entry in tom["by_order"]["by_type"].items():
         cells = "  ".join(f"{a} {entry[a]['accuracy']:.3f}" for a in tom["by_order"]["answerers"] if a in entry)

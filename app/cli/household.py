@@ -60,28 +60,26 @@ _HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the 
 
 
 @bench_app.command("household")
+@run_options.pool_options
 def bench_household(
     episodes: int = run_options.episodes(50, "episodes per agent kind (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
     agents: str = run_options.agents(",".join(AGENT_KINDS), _KINDS, "comma-separated, each once: "
                                      + ", ".join(AGENT_KINDS), counts=None, distinct=True),
-    executor: run_options.Executor = run_options.EXECUTOR,
-    workers: int = run_options.WORKERS,
-    address: Optional[str] = run_options.ADDRESS,
     as_json: bool = run_options.JSON,
-    progress: bool = run_options.PROGRESS,
     out_dir: Optional[Path] = run_options.out(),
     results: Optional[Path] = _HIDDEN_RESULTS,
     force: bool = run_options.FORCE,
+    pool: dict = None,
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
     kinds = run_options.split_kinds(agents)
     run_options.refuse_bad_outputs({"--results": results}, (), force)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
-    with progress_bar("household episodes", total=episodes * len(kinds), enabled=progress) as bar:
+    with progress_bar("household episodes", total=episodes * len(kinds), enabled=pool["progress"]) as bar:
         try:
-            summary, rows = bench(kinds, episodes, seed, workers, progress=lambda r: bar.advance(),
-                                  executor=executor, address=address)
+            summary, rows = bench(kinds, episodes, seed, pool["workers"], progress=lambda r: bar.advance(),
+                                  executor=pool["executor"], address=pool["address"])
         except BeliefError as e:  # the executor: Ray missing or unreachable
             _fail(" ".join(str(e).split()), 1)
     if results is not None:

@@ -92,37 +92,42 @@ def _emit(report, title: str, breakdowns, predictions: Optional[Path], audit: Op
     print(json.dumps(summary), flush=True)
 
 
+_PREDICTIONS = typer.Option(None, "--predictions", help="Write one JSON line per question.")
+_AUDIT = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained.")
+
+
+def _graded(name: str, examples, grade, groups: dict, pool: dict):
+    """The adapter's report of `examples` graded (sharded over the pool); one error line on bad input."""
+    from belief.adapters.common import Report
+
+    try:
+        return Report(name, _grade_sharded(grade, examples(), **pool), groups=groups)
+    except BeliefError as e:
+        _fail(str(e))
+
+
 @app.command("tomi")
 @run_options.pool_options
 def tomi_cmd(
     stories: Path = typer.Argument(..., help="ToMi bAbI-style file (numbered sentences; a question line is question, answer and 1, tab-separated)."),
     trace: Optional[Path] = typer.Option(None, "--trace", help="The matching .trace file (question-type labels)."),
-    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
-    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    predictions: Optional[Path] = _PREDICTIONS,
+    audit: Optional[Path] = _AUDIT,
     policy: str = typer.Option("strict-truthful", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
     """Answer every ToMi question from the story's trace; accuracy per question type against the labels."""
     from belief.adapters import tomi
-    from belief.adapters.common import Report
 
     if not stories.exists():
         _fail(f"{stories}: no such file")
     if trace is not None and not trace.exists():
         _fail(f"{trace}: no such file")
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [stories, trace], force)
-    try:
-        examples = tomi.read_examples(stories, trace)
-        blank = next((ex for ex in examples if not ex.answer.strip()), None)
-        if blank is not None:
-            _fail(f"{stories}:{blank.line}: the question line has an empty answer field; expected "
-                  "'N question<TAB>answer<TAB>1'")
-        graded = _grade_sharded(functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
-                                examples, **pool)
-        report = Report("tomi", graded, groups={"by_story_type": "story_type"})
-    except BeliefError as e:
-        _fail(str(e))
+    report = _graded("tomi", lambda: tomi.read_examples(stories, trace),
+                     functools.partial(tomi.grade_examples, source=str(stories), policy=policy),
+                     {"by_story_type": "story_type"}, pool)
     _emit(report, f"ToMi: {stories}", [("type", "by_type"), ("story", "by_story_type")], predictions, audit,
           False, policy)
 
@@ -131,50 +136,59 @@ def tomi_cmd(
 @run_options.pool_options
 def hitom_cmd(
     path: Path = typer.Argument(..., help="Hi-ToM JSON ({\"data\": [...]}), JSON Lines, or a Tell/No_Tell tree."),
-    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write one JSON line per question."),
-    audit: Optional[Path] = typer.Option(None, "--audit", help="Write one JSON line per disagreement, explained."),
+    predictions: Optional[Path] = _PREDICTIONS,
+    audit: Optional[Path] = _AUDIT,
     policy: str = typer.Option("hitom", "--policy", help="Trust policy for messages."),
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
     """Answer every Hi-ToM question from the story's trace; accuracy per order and per Tell/No_Tell."""
     from belief.adapters import hitom
-    from belief.adapters.common import Report
 
     if not path.exists():
         _fail(f"{path}: no such file or directory")
     run_options.refuse_bad_outputs({"--predictions": predictions, "--audit": audit}, [path], force)
-    try:
-        graded = _grade_sharded(functools.partial(hitom.grade_items, policy=policy), hitom.read_items(path),
-                                **pool)
-        report = Report("hitom", graded, groups={"by_tell": "tell"})
-    except BeliefError as e:
-        _fail(str(e))
+    report = _graded("hitom", lambda: hitom.read_items(path), functools.partial(hitom.grade_items, policy=policy),
+                     {"by_tell": "tell"}, pool)
     _emit(report, f"Hi-ToM: {path}", [("order", "by_type"), ("tell", "by_tell")], predictions, audit, True, policy)
 
 
-@bench_app.command("checker")
-@run_options.figures_options
-def bench_checker_cmd(
-    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
-    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
-    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
-    events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
-    queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
-    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
-    seed: int = run_options.SEED,
-    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
-    progress: bool = run_options.PROGRESS,
-    output: dict = None,
-):
-    """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
-    from belief.app.bench import checker as bench_checker
+#: the options of the random traces that bench checker and bench online build
+_AGENTS = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace")
+_ROOMS = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)")
+_DEPTH = typer.Option(4, "--depth", min=1, help="longest perspective chain queried")
+_OBJECTS = typer.Option(10, "--objects", min=1, help="objects moved around")
+_POLICY = typer.Option("strict-truthful", "--policy", help="trust policy for messages")
+
+
+def _known_policy(policy: str) -> None:
+    """One error line, before any work, for a trust policy that does not exist."""
     from belief.logic.policies import get_policy
 
     try:
         get_policy(policy)
     except BeliefError as e:
         _fail(str(e))
+
+
+@bench_app.command("checker")
+@run_options.figures_options
+def bench_checker_cmd(
+    agents: int = _AGENTS,
+    rooms: int = _ROOMS,
+    depth: int = _DEPTH,
+    events: int = typer.Option(100_000, "--events", min=1, help="events in the trace"),
+    queries: int = typer.Option(100_000, "--queries", min=0, help="random chain queries answered"),
+    objects: int = _OBJECTS,
+    seed: int = run_options.SEED,
+    policy: str = _POLICY,
+    progress: bool = run_options.PROGRESS,
+    output: dict = None,
+):
+    """Random trace of enters, exits, moves and messages; time to build the truth and to answer chain queries."""
+    from belief.app.bench import checker as bench_checker
+
+    _known_policy(policy)
     from belief.app.runs.progress import progress_bar
 
     files = run_options.figures_files(output)
@@ -196,24 +210,20 @@ def bench_checker_cmd(
 @run_options.figures_options
 def bench_online_cmd(
     events: int = typer.Option(20_000, "--events", min=1, help="events appended to the tracker"),
-    agents: int = typer.Option(10, "--agents", min=1, max=62, help="agents in the random trace"),
-    depth: int = typer.Option(4, "--depth", min=1, help="longest perspective chain queried"),
-    rooms: int = typer.Option(5, "--rooms", min=1, help="rooms (1: everyone witnesses every event)"),
-    objects: int = typer.Option(10, "--objects", min=1, help="objects moved around"),
+    agents: int = _AGENTS,
+    depth: int = _DEPTH,
+    rooms: int = _ROOMS,
+    objects: int = _OBJECTS,
     seed: int = run_options.SEED,
-    policy: str = typer.Option("strict-truthful", "--policy", help="trust policy for messages"),
+    policy: str = _POLICY,
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
     load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
     output: dict = None,
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
     from belief.app.bench import online as bench_online
-    from belief.logic.policies import get_policy
 
-    try:
-        get_policy(policy)
-    except BeliefError as e:
-        _fail(str(e))
+    _known_policy(policy)
     files = run_options.figures_files(output)
     res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
     run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")
@@ -229,11 +239,17 @@ def explain_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the answer and its justification as one JSON line."),
     domain: Optional[str] = typer.Option(None, "--domain", help="Type-check the trace first against a built-in "
                                          "domain (e.g. tomi), a domain file, or a scenario file (names typed)."),
+    knows: bool = typer.Option(False, "--knows", help="Also say whether the query's chain knows the fluent's value "
+                               "('? A BELIEVE apple IN ?c': does A know where the apple is; '? X BELIEVE A BELIEVE "
+                               "...': is X aware that A knows), and why."),
+    limit: int = typer.Option(20, "--limit", min=1, max=10_000, help="Show at most this many answers (a query "
+                              "with a variable subject has one per matching fluent), and this many changes not "
+                              "followed per answer; the rest are counted ('... N more')."),
 ):
     """Answer a query from a trace's exact ground truth and show the events (who was present where) behind it."""
     from belief.truth.checker import check
     from belief.truth.completeness import read_complete_trace
-    from belief.truth.explain import explain
+    from belief.truth.explain import explain, explain_knows
     from belief.logic.scenario import load_domain
 
     try:
@@ -241,18 +257,30 @@ def explain_cmd(
         # a trace cut short (no end marker) is refused, as grade refuses it: no answer from part of an episode
         truth = check(read_complete_trace(trace), policy=policy, domain=dom, entities=entities)
         answers = truth.answers(query, at)
-        rows = []
+        total, answers = len(answers), answers[:limit]
+        more = total - len(answers)
+        rows, texts = [], []
         for a in answers:
-            ex = explain(truth, a.chain, a.fluent, at)
-            rows.append({"query": str(a.query), "chain": list(a.chain), "fluent": list(a.fluent), "stance": a.stance,
-                         "value": a.value, "bindings": a.bindings, "holds": a.holds, "explanation": ex.to_dict()})
+            ex = explain(truth, a.chain, a.fluent, at, limit=limit)
+            row = {"query": str(a.query), "chain": list(a.chain), "fluent": list(a.fluent), "stance": a.stance,
+                   "value": a.value, "bindings": a.bindings, "holds": a.holds, "explanation": ex.to_dict(),
+                   "answers_total": total}
+            text = ex.text
+            if knows:
+                kx = explain_knows(truth, a.chain, a.fluent, at, limit=limit)
+                row["knows"], row["knowledge"] = kx.knows, kx.to_dict()
+                text = kx.text
+            rows.append(row)
+            texts.append(text)
     except BeliefError as e:
         _fail(str(e))
     if as_json:
         print(json.dumps(rows))
         return
-    for row, a in zip(rows, answers):
+    for a, text in zip(answers, texts):
         verdict = "" if a.holds is None else ("yes: " if a.holds else "no: ")
         out.print(f"{verdict}{a.stance} {a.value if a.value is not None else ''}"
                   f"{'   ' + str(a.bindings) if a.bindings else ''}", markup=False)
-        out.print(explain(truth, a.chain, a.fluent, at).text, markup=False)
+        out.print(text, markup=False)
+    if more:
+        out.print(f"... {more} more answer(s) (--limit {limit})", markup=False)

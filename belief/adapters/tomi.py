@@ -101,6 +101,9 @@ def read_examples(path, trace_path=None) -> list[Example]:
             parts = text.split("\t")
             if len(parts) < 2:
                 raise AdapterError(f"{path}:{ln}: a question line needs 'question<TAB>answer', got {line!r}")
+            if not parts[1].strip():  # the question cannot be empty: the line's text starts with a non-space
+                raise AdapterError(f"{path}:{ln}: the question line has an empty answer field; expected "
+                                   "'N question<TAB>answer<TAB>1'")
             examples.append(Example(len(examples), story, parts[0].strip(), parts[1].strip(), ln))
             story = []
             last_n = 0

@@ -26,12 +26,51 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from belief.errors import TraceError
+from belief.errors import QueryError, TraceError
 
 KINDS = ("domain", "inverse", "indicator", "count")
 
-#: the most fluents one propagation may touch (a guard against a runaway declaration)
-MAX_GROUP = 4096
+#: the fields each kind takes: (required, optional)
+FIELDS = {
+    "domain": ((), ("predicate", "fluents", "values", "initial")),
+    "inverse": (("forward", "backward"), ("empty", "outside")),
+    "indicator": (("fluent", "indicator"), ("yes", "no")),
+    "count": (("value",), ("predicate", "fluents", "at_most", "at_least")),
+}
+
+#: the most fluents one constraint group may bind together (knowledge by elimination asks about all of them)
+MAX_GROUP = 1024
+#: the most values the sets of one propagation may hold in all (fluents x values not yet ruled out)
+MAX_CELLS = 16_384
+#: the most steps (a fluent or pair of fluents looked at) one propagation may take
+MAX_STEPS = 1_000_000
+#: knowledge by elimination may take this many steps per truth (one trace or one tracker state), plus
+#: :data:`STEPS_PER_EVENT` for each of its events: the work stays proportional to the input
+STEPS_BASE = 2_000_000
+STEPS_PER_EVENT = 2_000
+
+
+class Budget:
+    """Steps that knowledge by elimination may still take (:data:`STEPS_BASE` + per event); spending more
+    raises a QueryError naming the limit and the rules being propagated."""
+
+    __slots__ = ("left", "limit", "events")
+
+    def __init__(self, events: int = 0):
+        self.events = events
+        self.limit = self.left = STEPS_BASE + STEPS_PER_EVENT * max(events, 0)
+
+    def spend(self, n: int, rules: "Constraints", f: tuple) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise QueryError(f"knowledge by elimination would take more than {self.limit:,} steps for this trace "
+                             f"(the limit: {STEPS_BASE:,} + {STEPS_PER_EVENT:,} per event, {self.events:,} "
+                             f"events) while propagating {rules.rules_of(f)} over the group of {_show(f)}")
+
+
+def _show(f: tuple) -> str:
+    text = "(" + " ".join(map(str, f)) + ")"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _fl(x) -> tuple:
@@ -40,56 +79,180 @@ def _fl(x) -> tuple:
     return tuple(x)
 
 
+def _is_name(x) -> bool:
+    return isinstance(x, str) and bool(x) and x.isprintable() and not any(c.isspace() for c in x)
+
+
 class Constraints:
-    """Parsed constraint declarations (see the module docstring) with set propagation."""
+    """Parsed constraint declarations (see the module docstring) with set propagation.
+
+    Every declaration is checked when read (kinds, fields, types: a string where a list of values is expected
+    is refused, not read letter by letter), and indicator rules may not form a cycle (``colour`` indicating
+    ``colour`` would bind each fluent to ever longer ones); a TraceError names the declaration."""
 
     def __init__(self, decls: Iterable[dict] = ()):
-        self.decls = [dict(d) for d in decls]
+        if not isinstance(decls, (list, tuple)):
+            raise TraceError("constraints must be a list of JSON objects (see docs/logic.md, 'Knowledge by elimination')")
+        self.decls = []
+        for i, d in enumerate(decls):
+            if not isinstance(d, dict):
+                raise TraceError(f"constraint {i + 1}: expected a JSON object, got {type(d).__name__}")
+            self.decls.append(dict(d))
         self._domain_pred: dict[str, tuple] = {}     # predicate -> (values, initial)
         self._domain_fluent: dict[tuple, tuple] = {}  # fluent -> (values, initial)
         self.inverses: list[tuple] = []               # (forward, backward, empty)
         self._outside: dict[str, frozenset] = {}      # forward predicate -> its values that are not places
         self.indicators: list[tuple] = []             # (fluent pred, indicator pred, yes, no)
         self.counts: list[dict] = []
+        self._rule_of: dict[str, list] = {}           # predicate -> numbers of the declarations that name it
         for i, d in enumerate(self.decls):
             self._add(d, i)
+        self._check_indicator_cycles()
 
+    # --- reading the declarations ----------------------------------------------------------------
     def _add(self, d: dict, i: int) -> None:
         kind = d.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            shown = repr(kind) if len(repr(kind)) <= 40 else repr(kind)[:40] + "..."
+            raise TraceError(f"constraint {i + 1}: unknown kind {shown}; expected one of {', '.join(KINDS)}")
         where = f"constraint {i + 1} ({kind!r})"
-        try:
-            if kind == "domain":
-                values = tuple(d["values"])
-                initial = tuple(d.get("initial") or values)
-                if not set(initial) <= set(values):
-                    raise TraceError(f"{where}: initial values {sorted(set(initial) - set(values))} are not in values")
-                entry = (frozenset(values), frozenset(initial))
-                if "predicate" in d:
-                    self._domain_pred[d["predicate"]] = entry
-                for f in d.get("fluents", ()):
-                    self._domain_fluent[_fl(f)] = entry
-                if "predicate" not in d and "fluents" not in d:
-                    raise TraceError(f"{where}: give a predicate or fluents")
-            elif kind == "inverse":
-                self.inverses.append((d["forward"], d["backward"], d.get("empty", "none")))
-                outside = d.get("outside", ())
-                if isinstance(outside, str):
-                    raise TraceError(f"{where}: outside must be a list of values, not {outside!r}")
-                self._outside[d["forward"]] = frozenset(outside)
-            elif kind == "indicator":
-                self.indicators.append((d["fluent"], d["indicator"], d.get("yes", "yes"), d.get("no", "no")))
-            elif kind == "count":
-                if "predicate" not in d and "fluents" not in d:
-                    raise TraceError(f"{where}: give a predicate or fluents")
-                self.counts.append({"predicate": d.get("predicate"),
-                                    "fluents": tuple(_fl(f) for f in d.get("fluents", ())) or None,
-                                    "value": d["value"], "at_most": d.get("at_most"), "at_least": d.get("at_least")})
-            else:
-                raise TraceError(f"{where}: unknown kind; expected one of {', '.join(KINDS)}")
-        except KeyError as e:
-            raise TraceError(f"{where}: missing field {e.args[0]!r}") from None
-        except TypeError as e:
-            raise TraceError(f"{where}: {e}") from None
+        required, optional = FIELDS[kind]
+        for k in d:
+            if k != "kind" and k not in required and k not in optional:
+                raise TraceError(f"{where}: unknown field {str(k)[:40]!r}; a {kind} takes "
+                                 f"{', '.join(required + optional)}")
+        for k in required:
+            if k not in d:
+                raise TraceError(f"{where}: missing field {k!r}")
+
+        def name(k, default=None):
+            v = d.get(k, default)
+            if not _is_name(v):
+                raise TraceError(f"{where}: {k} must be a name (a non-empty string without spaces), got {_repr(v)}")
+            return v
+
+        def names(k, *, empty_ok=True):
+            v = d.get(k)
+            if isinstance(v, str) or not isinstance(v, (list, tuple)):
+                raise TraceError(f"{where}: {k} must be a list of values, not {_repr(v)}")
+            if not v and not empty_ok:
+                raise TraceError(f"{where}: {k} must not be empty")
+            for x in v:
+                if not _is_name(x):
+                    raise TraceError(f"{where}: {k}: every value must be a name (a non-empty string without "
+                                     f"spaces), got {_repr(x)}")
+            return tuple(v)
+
+        def fluents():
+            v = d.get("fluents")
+            if isinstance(v, str) or not isinstance(v, (list, tuple)) or not v:
+                raise TraceError(f"{where}: fluents must be a non-empty list of fluents like [\"in\", \"apple\"], "
+                                 f"not {_repr(v)}")
+            out = []
+            for x in v:
+                f = _fl(x) if isinstance(x, (str, list, tuple)) else None
+                if f is None or len(f) < 2 or not all(_is_name(y) for y in f):
+                    raise TraceError(f"{where}: fluents: {_repr(x)} is not a fluent (a predicate and its subject, "
+                                     f"like [\"in\", \"apple\"])")
+                out.append(f)
+            return tuple(out)
+
+        if kind == "domain":
+            if "values" not in d:
+                raise TraceError(f"{where}: missing field 'values'")
+            if "predicate" not in d and "fluents" not in d:
+                raise TraceError(f"{where}: give a predicate or fluents")
+            values = names("values", empty_ok=False)
+            initial = names("initial") if d.get("initial") is not None else ()
+            initial = initial or values
+            if not set(initial) <= set(values):
+                raise TraceError(f"{where}: initial values {sorted(set(initial) - set(values))[:5]} are not in values")
+            entry = (frozenset(values), frozenset(initial))
+            if "predicate" in d:
+                self._domain_pred[name("predicate")] = entry
+                self._names(d["predicate"], i)
+            if "fluents" in d:
+                for f in fluents():
+                    self._domain_fluent[f] = entry
+                    self._names(f[0], i)
+        elif kind == "inverse":
+            fw, bw = name("forward"), name("backward")
+            if fw == bw:
+                raise TraceError(f"{where}: forward and backward must be two predicates, not both {fw!r}")
+            self.inverses.append((fw, bw, name("empty", "none")))
+            self._outside[fw] = frozenset(names("outside")) if d.get("outside") is not None else frozenset()
+            self._names(fw, i)
+            self._names(bw, i)
+        elif kind == "indicator":
+            fp, ip = name("fluent"), name("indicator")
+            yes, no = name("yes", "yes"), name("no", "no")
+            if fp == ip:
+                raise TraceError(f"{where}: the indicator predicate must differ from the fluent's ({fp!r}): "
+                                 f"(is, x, v) tells whether (colour, x) = v")
+            if yes == no:
+                raise TraceError(f"{where}: yes and no must be two values, not both {yes!r}")
+            self.indicators.append((fp, ip, yes, no))
+            self._names(fp, i)
+            self._names(ip, i)
+        else:  # count
+            if "predicate" not in d and "fluents" not in d:
+                raise TraceError(f"{where}: give a predicate or fluents")
+            bounds = {}
+            for k in ("at_most", "at_least"):
+                v = d.get(k)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                    raise TraceError(f"{where}: {k} must be a whole number of at least 0, got {_repr(v)}")
+                bounds[k] = v
+            if bounds["at_most"] is None and bounds["at_least"] is None:
+                raise TraceError(f"{where}: give at_most or at_least")
+            pred = name("predicate") if "predicate" in d else None
+            fams = fluents() if "fluents" in d else None
+            self.counts.append({"predicate": pred, "fluents": fams, "value": name("value"), **bounds})
+            for p in ([pred] if pred else []) + [f[0] for f in fams or ()]:
+                self._names(p, i)
+
+    def _names(self, predicate: str, i: int) -> None:
+        rules = self._rule_of.setdefault(predicate, [])
+        if not rules or rules[-1] != i:
+            rules.append(i)
+
+    def _check_indicator_cycles(self) -> None:
+        """Refuse indicator rules whose predicates lead back to themselves (colour -> is -> colour): each
+        round would bind a fluent to a longer one, without end."""
+        succ: dict = {}
+        for fp, ip, _, _ in self.indicators:
+            succ.setdefault(fp, []).append(ip)
+        state: dict = {}
+        for start in succ:
+            if start in state:
+                continue
+            stack = [(start, iter(succ.get(start, ())))]
+            state[start] = 1
+            path = [start]
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    state[node] = 2
+                    stack.pop()
+                    path.pop()
+                elif state.get(nxt) == 1:
+                    cycle = path[path.index(nxt):] + [nxt]
+                    raise TraceError(f"{self.rules_of(nxt)}: indicator rules form a cycle "
+                                     f"({' -> '.join(cycle)}): a fluent would be bound to ever longer ones")
+                elif nxt not in state:
+                    state[nxt] = 1
+                    path.append(nxt)
+                    stack.append((nxt, iter(succ.get(nxt, ()))))
+
+    def rules_of(self, f) -> str:
+        """The declarations that name ``f``'s predicate (or the predicate ``f``), for error messages."""
+        p = f if isinstance(f, str) else f[0]
+        nums = self._rule_of.get(p, ())
+        shown = ", ".join(f"{n + 1} ({self.decls[n]['kind']!r})" for n in nums[:4])
+        if len(nums) > 4:
+            shown += f" and {len(nums) - 4} more"
+        return f"constraint {shown}" if nums else "the constraints"
 
     def __bool__(self) -> bool:
         return bool(self.decls)
@@ -117,68 +280,101 @@ class Constraints:
                 or f in self._domain_fluent or p in self._domain_pred)
 
     # --- the fluents bound to one ----------------------------------------------------------------
-    def neighbours(self, f: tuple, known: Iterable[tuple]) -> set:
-        """Fluents one constraint away from ``f`` (``known``: the fluents the trace mentions)."""
-        out = set()
+    def neighbours(self, f: tuple, known) -> set:
+        """Fluents one constraint away from ``f`` (``known``: the fluents the trace mentions, or their
+        :class:`Known` index)."""
+        known = known if isinstance(known, Known) else Known(known)
+        out: set[tuple] = set()
         p = f[0]
-        known = tuple(known)
         for fw, bw, empty in self.inverses:
             if p == fw and len(f) == 2:
                 dom = self.domain(f) or ()
                 outside = self._outside.get(fw, frozenset())
                 out.update((bw, v) for v in dom if v not in outside)
-                out.update(g for g in known if g[0] == bw and g[1] not in outside)
-                out.update(g for g in known if g[0] == fw)
+                out.update(g for g in known.of(bw) if g[1] not in outside)
+                out.update(known.of(fw))
             elif p == bw and len(f) == 2:
-                out.update(g for g in known if g[0] == fw)
+                out.update(known.of(fw))
                 dom = self.domain(f) or ()
                 out.update((fw, v) for v in dom if v != empty)
         for fp, ip, yes, no in self.indicators:
             if p == fp:
                 out.update((ip, *f[1:], v) for v in (self.domain(f) or ()))
-                out.update(g for g in known if g[0] == ip and g[1:-1] == f[1:])
+                out.update(known.with_prefix(ip, f[1:]))
             elif p == ip and len(f) >= 3:
                 out.add((fp, *f[1:-1]))
         for c in self.counts:
-            fam = c["fluents"] or tuple(g for g in known if g[0] == c["predicate"])
+            fam = c["fluents"] or known.of(c["predicate"])
             if f in fam or (c["predicate"] == p and not c["fluents"]):
                 out.update(fam)
         out.discard(f)
         return out
 
-    def group(self, f: tuple, known: Iterable[tuple]) -> list:
-        """``f`` and every fluent bound to it, transitively (at most :data:`MAX_GROUP`)."""
-        known = tuple(known)
+    def group(self, f: tuple, known, budget: Optional[Budget] = None) -> list:
+        """``f`` and every fluent bound to it, transitively. More than :data:`MAX_GROUP` fluents: a QueryError
+        naming the rules that bind them (knowledge by elimination would propagate over all of them)."""
+        known = known if isinstance(known, Known) else Known(known)
         seen = {f: None}
         todo = [f]
-        while todo and len(seen) < MAX_GROUP:
+        while todo:
             g = todo.pop()
-            for h in self.neighbours(g, known):
+            near = self.neighbours(g, known)
+            if budget is not None:
+                budget.spend(len(near) + 1, self, g)
+            for h in near:
                 if h not in seen:
+                    if len(seen) >= MAX_GROUP:
+                        raise QueryError(f"{self.rules_of(g)} bind more than {MAX_GROUP:,} fluents to {_show(f)} "
+                                         f"(from {_show(g)} to {_show(h)}, ...): knowledge by elimination is "
+                                         f"limited to groups of {MAX_GROUP:,} fluents")
                     seen[h] = None
                     todo.append(h)
         return list(seen)
 
     # --- propagation -----------------------------------------------------------------------------
-    def propagate(self, sets: dict) -> dict:
+    def propagate(self, sets: dict, budget: Optional[Budget] = None) -> dict:
         """Narrow ``sets`` (fluent -> set of values not ruled out; a missing fluent or None is "any") to a
-        fixpoint of every constraint. Returns a new dict; a fluent may end with an empty set (a contradiction)."""
+        fixpoint of every constraint. Returns a new dict; a fluent may end with an empty set (a contradiction).
+
+        Bounded: the sets may hold at most :data:`MAX_CELLS` values in all and the propagation take at most
+        :data:`MAX_STEPS` steps (and what ``budget`` has left), else a QueryError names the limit and rules."""
+        first = next(iter(sets), ("?",))
+        cells = 0
+        for f, v in sets.items():
+            if v is None:
+                v = self.domain(f)
+            cells += len(v) if v is not None else 1
+        if cells > MAX_CELLS:
+            raise QueryError(f"{self.rules_of(first)} give the group of {_show(first)} {len(sets):,} fluents with "
+                             f"{cells:,} possible values in all: knowledge by elimination is limited to "
+                             f"{MAX_CELLS:,} (declare smaller domains)")
         s = {f: (set(v) if v is not None else None) for f, v in sets.items()}
         for f in list(s):
             dom = self.domain(f)
             if dom is not None:
-                s[f] = set(dom) if s[f] is None else s[f] & dom
+                current = s[f]
+                s[f] = set(dom) if current is None else current & dom
+        ix = _Sets(s)
+        steps = cells
         changed = True
         rounds = 0
         while changed and rounds < 64:
             rounds += 1
             changed = False
+            work = [0]
             for fw, bw, empty in self.inverses:
-                changed |= self._inverse(s, fw, bw, empty)
+                changed |= self._inverse(s, ix, fw, bw, empty, work)
             for fp, ip, yes, no in self.indicators:
-                changed |= self._indicator(s, fp, ip, yes, no)
+                changed |= self._indicator(s, ix, fp, ip, yes, no, work)
             for c in self.counts:
-                changed |= self._count(s, c)
+                changed |= self._count(s, ix, c, work)
+            steps += work[0] + len(s)
+            if budget is not None:
+                budget.spend(work[0] + len(s), self, first)
+            if steps > MAX_STEPS:
+                raise QueryError(f"propagating {self.rules_of(first)} over the group of {_show(first)} "
+                                 f"({len(s):,} fluents) would take more than {MAX_STEPS:,} steps (the limit of "
+                                 f"one propagation)")
         return s
 
     @staticmethod
@@ -192,17 +388,37 @@ class Constraints:
             return True
         return False
 
-    def _inverse(self, s: dict, fw: str, bw: str, empty: str) -> bool:
-        objs = [f for f in s if f[0] == fw and len(f) == 2]
+    def _inverse(self, s: dict, ix: "_Sets", fw: str, bw: str, empty: str, work: list) -> bool:
+        objs = [f for f in ix.of(fw) if len(f) == 2]
         outside = self._outside.get(fw, frozenset())
-        places = [f for f in s if f[0] == bw and len(f) == 2 and f[1] not in outside]
+        places = [f for f in ix.of(bw) if len(f) == 2 and f[1] not in outside]
         changed = False
         place_names = {p[1] for p in places}
+        # (place name -> the objects, in order, that may be there): a pair of a place and an object that may not
+        # be there, nor named by the place, cannot narrow anything (sets only shrink within a round)
+        order = {o: k for k, o in enumerate(objs)}
+        at: dict = {}
+        for o in objs:
+            fo = s[o]
+            if fo is not None:
+                work[0] += len(fo)
+                for v in fo:
+                    if v in place_names:
+                        at.setdefault(v, []).append(o)
+        by_name: dict = {}
+        for o in objs:
+            by_name.setdefault(o[1], []).append(o)
+        work[0] += len(objs) + len(places)
         for p in places:
             bp = s[p]
             if bp is None:
                 continue
-            for o in objs:
+            cands = at.get(p[1], [])
+            named = [o for v in bp for o in by_name.get(v, ()) if s[o] is not None]
+            if named:
+                cands = sorted(set(cands) | set(named), key=order.__getitem__)
+            work[0] += 2 * len(cands) + 3 * len(bp)  # (the candidates, the place's set in may and unnamed)
+            for o in cands:
                 fo = s[o]
                 if fo is None:
                     continue
@@ -216,25 +432,28 @@ class Constraints:
                     changed |= self._narrow(s, p, {name})
                     bp = s[p]
             # a place holds one of the objects that may be there, or nothing
-            may = {o[1] for o in objs if s[o] is not None and p[1] in s[o]}
+            may = {o[1] for o in at.get(p[1], ()) if s[o] is not None and p[1] in s[o]}
             unnamed = [v for v in bp if v != empty and (fw, v) not in s]
             changed |= self._narrow(s, p, may | {empty} | set(unnamed))
         for o in objs:
             fo = s[o]
             if fo is None:
                 continue
+            work[0] += len(fo)
             # o is at a place that may hold it, or somewhere no place fluent covers (e.g. "defused")
             allowed = {v for v in fo if v not in place_names or o[1] in (s[(bw, v)] or {o[1]})}
             changed |= self._narrow(s, o, allowed)
         return changed
 
-    def _indicator(self, s: dict, fp: str, ip: str, yes: str, no: str) -> bool:
+    def _indicator(self, s: dict, ix: "_Sets", fp: str, ip: str, yes: str, no: str, work: list) -> bool:
         changed = False
-        for f in [f for f in s if f[0] == fp]:
+        for f in ix.of(fp):
             cur = s[f]
             if cur is None:
                 continue
-            for g in [g for g in s if g[0] == ip and g[1:-1] == f[1:]]:
+            gs = ix.with_prefix(ip, f[1:])
+            work[0] += len(gs) + 1
+            for g in gs:
                 v = g[-1]
                 ind = s[g]
                 if ind is None:
@@ -250,8 +469,9 @@ class Constraints:
                     changed |= self._narrow(s, g, {yes})
         return changed
 
-    def _count(self, s: dict, c: dict) -> bool:
-        fam = [f for f in (c["fluents"] or [f for f in s if f[0] == c["predicate"]]) if f in s and s[f] is not None]
+    def _count(self, s: dict, ix: "_Sets", c: dict, work: list) -> bool:
+        fam = [f for f in (c["fluents"] or ix.of(c["predicate"])) if f in s and s[f] is not None]
+        work[0] += len(fam)
         v = c["value"]
         sure = [f for f in fam if s[f] == {v}]
         maybe = [f for f in fam if v in s[f]]
@@ -266,6 +486,39 @@ class Constraints:
         return changed
 
 
+class Known:
+    """Fluents by predicate and by (predicate, subject less its last part), in the order given: what the
+    neighbour search and the propagation look up instead of scanning every fluent for each one."""
+
+    __slots__ = ("_by_pred", "_prefix")
+
+    def __init__(self, fluents: Iterable[tuple] = ()):
+        self._by_pred: dict = {}
+        for g in fluents:
+            self._by_pred.setdefault(g[0], []).append(g)
+        self._prefix: dict = {}
+
+    def of(self, predicate) -> list:
+        return self._by_pred.get(predicate, ())
+
+    def with_prefix(self, predicate: str, prefix: tuple) -> list:
+        """The fluents ``(predicate, *prefix, v)``, any ``v``."""
+        d = self._prefix.get(predicate)
+        if d is None:
+            d = self._prefix[predicate] = {}
+            for g in self.of(predicate):
+                d.setdefault(g[1:-1], []).append(g)
+        return d.get(prefix, ())
+
+
+_Sets = Known  # a propagation's fluents, indexed the same way
+
+
+def _repr(x) -> str:
+    r = repr(x)
+    return r if len(r) <= 40 else r[:40] + "..."
+
+
 def constraints_of(trace, given=None) -> Constraints:
     """The constraints in force for ``trace``: ``given`` (a Constraints or a list of dicts), else the trace's
     ``meta["constraints"]``, else none."""
@@ -273,9 +526,8 @@ def constraints_of(trace, given=None) -> Constraints:
         return given
     if given is None:
         given = (getattr(trace, "meta", None) or {}).get("constraints") or ()
-    if not isinstance(given, (list, tuple)) or not all(isinstance(d, dict) for d in given):
-        raise TraceError("constraints must be a list of JSON objects (see docs/logic.md, 'Knowledge by elimination')")
     return Constraints(given)
 
 
-__all__ = ["Constraints", "constraints_of", "KINDS", "MAX_GROUP"]
+__all__ = ["Budget", "Constraints", "Known", "constraints_of", "KINDS", "MAX_CELLS", "MAX_GROUP", "MAX_STEPS",
+           "STEPS_BASE", "STEPS_PER_EVENT"]

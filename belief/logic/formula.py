@@ -99,6 +99,7 @@ class Formula:
 
     __slots__ = ()
     _depth: int  # nested beliefs (a class constant of the literals, a slot of Believes)
+    _hash: int  # a slot of every subclass: hash() of the value, computed once
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -176,10 +177,10 @@ class Atom(Formula):
         """Construct without validation: for parsers whose grammar already guarantees valid names."""
         if pred in RESERVED:
             raise BeliefTypeError(f"{pred!r} is a reserved word and cannot name a predicate")
-        self = object.__new__(cls)
-        object.__setattr__(self, "pred", pred)
-        object.__setattr__(self, "args", args)
-        object.__setattr__(self, "_hash", hash((pred, args)))
+        self = _new(Atom)
+        _set_pred(self, pred)
+        _set_args(self, args)
+        _set_atom_hash(self, hash((pred, args)))
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -205,7 +206,7 @@ class Not(Formula):
         if not isinstance(atom, Atom):
             raise BeliefTypeError(f"NOT applies to a relation, not to {type(atom).__name__} {atom}")
         object.__setattr__(self, "atom_", atom)
-        object.__setattr__(self, "_hash", hash(("not", atom)))
+        object.__setattr__(self, "_hash", hash(("not", atom._hash)))
 
     def __eq__(self, other: object) -> bool:
         return other.__class__ is Not and other.atom_ == self.atom_
@@ -245,28 +246,22 @@ class Believes(_Modal):
         agent = _check_term(agent)
         if not isinstance(body, Formula):
             raise BeliefTypeError(f"BELIEVE needs a formula, got {body!r}")
-        if isinstance(body, (Believes, Unsure)) and body.agent == agent:
-            return body  # introspection: X BELIEVE X BELIEVE p == X BELIEVE p
-        return cls._make(agent, body)
+        return cls._trusted(agent, body)  # normalises: X BELIEVE X BELIEVE p == X BELIEVE p (introspection)
 
     @classmethod
-    def _make(cls, agent: Term, body: Formula) -> "Believes":
+    def _trusted(cls, agent: Term, body: Formula) -> Believes | Unsure:
+        """Construct (normalising) without validating the agent's name: for parsers (and for ``__new__``)."""
+        if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
+            return body
         depth = body._depth + 1
         if depth > MAX_DEPTH:
             raise FormulaDepthError()
-        self = object.__new__(cls)
-        object.__setattr__(self, "agent", agent)
-        object.__setattr__(self, "body", body)
-        object.__setattr__(self, "_depth", depth)
-        object.__setattr__(self, "_hash", hash(("believes", agent, body)))
+        self = _new(cls)
+        _set_agent(self, agent)
+        _set_body(self, body)
+        _set_depth(self, depth)
+        _set_modal_hash(self, hash(("believes", agent, body._hash)))  # the body's hash, not a call of its __hash__
         return self
-
-    @classmethod
-    def _trusted(cls, agent: Term, body: Formula) -> Formula:
-        """Construct (normalising) without validating the agent's name: for parsers."""
-        if (body.__class__ is Believes or body.__class__ is Unsure) and body.agent == agent:
-            return body
-        return cls._make(agent, body)
 
 
 class Unsure(_Modal):
@@ -285,7 +280,7 @@ class Unsure(_Modal):
         self = object.__new__(cls)
         object.__setattr__(self, "agent", agent)
         object.__setattr__(self, "body", body)
-        object.__setattr__(self, "_hash", hash(("unsure", agent, body)))
+        object.__setattr__(self, "_hash", hash(("unsure", agent, body._hash)))
         return self
 
 
@@ -358,7 +353,17 @@ class Fact:
                 raise BeliefTypeError(f"probability must lie in [0, 1], got {probability}")
         object.__setattr__(self, "formula", formula)
         object.__setattr__(self, "probability", probability)
-        object.__setattr__(self, "_hash", hash((formula, probability)))
+        object.__setattr__(self, "_hash", hash((formula._hash, probability)))
+
+    @classmethod
+    def _trusted(cls, formula: Formula, probability: float | None) -> "Fact":
+        """Construct without validation: for parsers that built ``formula`` and checked ``probability`` (a float
+        in [0, 1], not -0.0, or None)."""
+        self = _new(Fact)
+        _set_formula(self, formula)
+        _set_probability(self, probability)
+        _set_fact_hash(self, hash((formula._hash, probability)))
+        return self
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError("Fact is immutable")
@@ -393,6 +398,19 @@ class Fact:
     @property
     def atom(self) -> Atom:
         return self.formula.atom
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """The setter of slot ``name`` (in ``cls.__dict__``): the classes forbid attribute assignment, and a slot's
+    descriptor is cheaper than ``object.__setattr__`` (no lookup by name). For the trusted constructors."""
+    return cls.__dict__[name].__set__
+
+
+_new = object.__new__
+_set_pred, _set_args, _set_atom_hash = (_slot_setter(Atom, n) for n in ("pred", "args", "_hash"))
+_set_agent, _set_body, _set_modal_hash = (_slot_setter(_Modal, n) for n in ("agent", "body", "_hash"))
+_set_depth = _slot_setter(Believes, "_depth")
+_set_formula, _set_probability, _set_fact_hash = (_slot_setter(Fact, n) for n in ("formula", "probability", "_hash"))
 
 
 def unify(pattern: Iterable[Term], values: Iterable[Term], binding: dict[Var, Term] | None = None

@@ -41,8 +41,7 @@ def check(trace, policy: Union[str, TrustPolicy, None] = "strict-truthful", *, d
     if domain is not None:
         type_check(trace, domain, entities)
     rules = constraints_of(trace, constraints)
-    b = IndexBuilder(trace, get_policy(policy)).run()
-    return GroundTruth(trace, b.policy, b.agents, b.index, b.loc, b.chapters, rules)
+    return GroundTruth.of_replay(trace, IndexBuilder(trace, get_policy(policy)).run(), rules)
 
 
 __all__ = ["TruthAnswer", "GroundTruth", "Provenance", "check", "fluent_of", "HOW_ENTERED", "HOW_REALITY",

@@ -49,6 +49,7 @@ def read_complete_trace(path) -> Trace:
     no end marker), so nothing is answered or graded from part of an episode."""
     trace, reason = _read(path)
     if trace is None:
+        assert reason is not None  # _read gives a reason with every missing trace
         if reason.startswith("it is malformed: "):
             raise TraceError(reason[len("it is malformed: "):])
         if reason == "no such file":

@@ -169,8 +169,7 @@ class PrivateTrace:
         me = mine.aid.get(self.agent)
         if me is not None and self.agent not in ev.actors and mine.event_observers(ev) >> me & 1:
             ev = ev.model_copy(update={"inattentive": (self.agent,)})
-        self.trace.append(ev)
-        mine.step(self.trace[-1], len(self.trace) - 1)
+        self.record.add_one(ev)
 
     def _room_of_event(self, ev) -> Optional[str]:
         if ev.kind == "exit":

@@ -22,9 +22,9 @@ Semantics (README, "The logic"):
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from belief.errors import QueryError, did_you_mean
 from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompose, normalize_chain
@@ -40,6 +40,18 @@ from belief.truth.trace import event_agents
 BLOCK_BITS = 12
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
 BLOCK_ALL = (1 << (1 << BLOCK_BITS)) - 1
+
+
+#: conditions settled one inside the other before the deepest is set aside (see :meth:`GroundTruth._cond_ok`):
+#: each level takes about six Python frames
+COND_NESTING = 24
+
+
+class _Deeper(Exception):
+    """A condition nested deeper than :data:`COND_NESTING`: settled first, from the outermost level."""
+
+    def __init__(self, key: tuple):
+        self.key = key
 
 
 def fluent_of(x) -> tuple:
@@ -110,16 +122,17 @@ class GroundTruth:
 
     _GALLOP_ROUNDS = 1
 
-    def __init__(self, trace, policy: TrustPolicy, agents: list[str], index: dict, locations: dict,
-                 chapters: dict, constraints: Optional[Constraints] = None):
+    def __init__(self, trace, policy: TrustPolicy, agents: Sequence[str], index: dict, locations: dict,
+                 chapters: dict, constraints: Optional[Constraints] = None, *, events=None, aid=None):
         self.trace = trace
-        self.events = tuple(trace)
+        #: the events this truth answers for (default: the trace's; the tracker passes a view of a prefix)
+        self.events = tuple(trace) if events is None else events
         self.policy = policy
         self.agents = tuple(agents)
-        self._aid = {a: i for i, a in enumerate(agents)}
+        self._aid = {a: i for i, a in enumerate(agents)} if aid is None else aid
         self._index: dict[tuple, FluentIndex] = index
         self._chapters = chapters
-        self.final_locations = dict(locations)
+        self._locations = locations
         #: a private trace (``meta["private_to"]``) is its owner's record: the owner's beliefs stand for reality
         self.owner = (getattr(trace, "meta", None) or {}).get("private_to")
         self._trace_names: Optional[TraceNames] = None
@@ -127,12 +140,23 @@ class GroundTruth:
         self.constraints = constraints if constraints else None
         self.forget()
 
+    @classmethod
+    def of_replay(cls, trace, replay, constraints: Optional[Constraints] = None) -> "GroundTruth":
+        """The truth of a whole replay (:class:`~belief.truth.index.IndexBuilder` after ``run()``)."""
+        return cls(trace, replay.policy, replay.agents, replay.index, dict(replay.loc), replay.chapters, constraints)
+
+    @property
+    def final_locations(self) -> dict:
+        """Where each agent is after the last event (None: in no room)."""
+        return dict(self._locations)
+
     def forget(self) -> None:
         """Drop what queries memoised (possible-value sets, met conditions): a truth whose index grew since
         (the tracker's live truth) starts afresh."""
         self._elim = Elimination(self, self.constraints) if self.constraints else None
         #: (fluent index, update, chain) -> does the chain meet the update's condition (see :meth:`_cond_ok`)
         self._conds: dict = {}
+        self._nesting = 0  # conditions being settled, one inside the other
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -247,7 +271,7 @@ class GroundTruth:
             ref = self.lookup((self.owner,), fluent, at)
             if ref is not None and not is_marker(ref.value):
                 return ref
-            if eliminate and self._elim is not None and self.constraints.constrained(fluent):
+            if eliminate and self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
                 s = self._elim.possible((self.owner,), fluent, at)
                 if s is not None and len(s) == 1:
                     return Provenance(at, next(iter(s)), None, HOW_REALITY)
@@ -282,8 +306,8 @@ class GroundTruth:
         entry = idx.bits.get(aid)
         if entry is None:
             entry = idx.bits[aid] = [0, []]
-        lst = idx.by_agent.get(aid)
-        n = len(lst) if lst else 0
+        lst: Sequence[int] = idx.by_agent.get(aid) or ()
+        n = len(lst)
         if entry[0] < n:
             blocks = entry[1]
             for k in range(entry[0], n):
@@ -344,7 +368,7 @@ class GroundTruth:
         memo = idx.common.get(smask)
         floor = memo[0] if memo is not None and memo[0] <= j else -1
         found = self._latest_in_blocks(idx, ids, j, floor)
-        if floor >= 0 and found <= floor:
+        if memo is not None and floor >= 0 and found <= floor:
             found = memo[1]
         if memo is None or pos > memo[0]:
             idx.common[smask] = (pos, found)
@@ -384,14 +408,41 @@ class GroundTruth:
     def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
         """Did ``chain`` last hold (before update ``j``) one of the condition's values? A possible change
         since does not erase what it last saw. Memoised: the answer reads only what happened before update
-        ``j`` (a chain's conditions nest back through the history, each asked again and again)."""
+        ``j`` (a chain's conditions nest back through the history, each asked again and again).
+
+        Conditions nest as deep as the trace makes them (a condition on a fluent whose updates are
+        conditional, and so on back), so they are not settled by plain recursion: beyond
+        :data:`COND_NESTING` levels the condition asked is set aside (:class:`_Deeper`), settled from the
+        outermost level, and the one that needed it asked again, now memoised. The stack stays shallow and
+        each condition is settled once."""
         cond = idx.conds.get(j)
         if cond is None:
             return True
         key = (idx, j, chain)
         ok = self._conds.get(key)
-        if ok is None:
-            ok = self._conds[key] = self._cond_holds(chain, cond, idx.times[j] - 1)
+        if ok is not None:
+            return ok
+        if self._nesting:
+            if self._nesting >= COND_NESTING:
+                raise _Deeper(key)
+            return self._settle(key)
+        todo = [key]  # the outermost condition: settle what it needs, deepest first
+        while todo:
+            try:
+                self._settle(todo[-1])
+            except _Deeper as deeper:
+                todo.append(deeper.key)
+            else:
+                todo.pop()
+        return self._conds[key]
+
+    def _settle(self, key: tuple) -> bool:
+        idx, j, chain = key
+        self._nesting += 1
+        try:
+            ok = self._conds[key] = self._cond_holds(chain, idx.conds[j], idx.times[j] - 1)
+        finally:
+            self._nesting -= 1
         return ok
 
     def _cond_holds(self, chain: tuple, cond, before: int) -> bool:
@@ -406,7 +457,7 @@ class GroundTruth:
         values = frozenset(values)
         if self._sure_held(chain, g, values, before):
             return True
-        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(g) and before >= 0:
             s = self._elim.possible(chain, g, before)
             return s is not None and bool(s) and s <= values
         return False
@@ -425,7 +476,7 @@ class GroundTruth:
                 v = gidx.overrides[tuple(self._aid[a] for a in chain)][1][k]
             if isinstance(v, str):
                 return v in values
-        if self._elim is not None and self.constraints.constrained(g) and before >= 0:
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(g) and before >= 0:
             s = self._elim.possible(chain, g, before)
             return s is None or bool(s & values)
         return True
@@ -579,7 +630,7 @@ class GroundTruth:
             raise QueryError("possible needs at least one agent")
         fluent = fluent_of(fluent)
         at = self._at(at)
-        if self._elim is not None and self.constraints.constrained(fluent):
+        if self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
             return self._elim.possible(chain, fluent, at)
         if self._kw_direct(chain, fluent, at):
             real = self._actual(fluent, at, eliminate=False)
@@ -590,7 +641,7 @@ class GroundTruth:
         """Knowledge: the chain's own records (:meth:`_kw_direct`) or elimination across constrained fluents,
         unless its later beliefs contradict the value through the constraints."""
         el = self._elim
-        if el is None or not self.constraints.constrained(fluent):
+        if el is None or self.constraints is None or not self.constraints.constrained(fluent):
             return self._kw_direct(chain, fluent, at)
         key = (chain, fluent, at)
         kw = el.known.get(key)
@@ -710,14 +761,13 @@ class GroundTruth:
         One answer per fluent of the trace that matches the query's predicate and subject (variables
         bound), in a stable order; a query without variable subjects gives ``[answer(query)]``.
         """
-        if isinstance(query, str):
-            query = parse_query(query)
-        chain, _, atom = decompose(query)
+        formula: Formula = parse_query(query) if isinstance(query, str) else query
+        chain, _, atom = decompose(formula)
         self.check_query_names(self.normalize(chain), atom)
         at = self.checked_at(at)
         subject = atom.args[:-1]
         if not any(isinstance(s, Var) for s in subject):
-            return [self.answer(query, at)]
+            return [self.answer(formula, at)]
         out = []
         for fluent in sorted(self._index, key=lambda f: tuple(map(str, f))):
             if fluent[0] != atom.pred or len(fluent) - 1 != len(subject):
@@ -725,12 +775,56 @@ class GroundTruth:
             binding: dict = {}
             if all((binding.setdefault(s, v) == v) if isinstance(s, Var) else s == v
                    for s, v in zip(subject, fluent[1:])):
-                ans = self.answer(query.substitute(binding), at)
+                ans = self.answer(formula.substitute(binding), at)
                 ans.bindings.update({k.name: v for k, v in binding.items()})
                 out.append(ans)
         return out
 
     # --- for explanations ----------------------------------------------------------------------
+    def why_missed(self, chain, fluent, t: int) -> Optional[tuple]:
+        """Why no update of ``fluent`` at event ``t`` reached ``chain`` (None: one did), as
+        ``(reason, agent, other)``: ``"unseen"`` (nobody perceived it), ``"absent"`` (``agent`` did not observe
+        it), ``"inattentive"`` (``agent`` was there and missed it), ``"unaware"`` (``agent`` does not believe
+        ``other`` perceived it: ``other`` peeked secretly, was left out of ``agent``'s ``perceived_as``, or was
+        not there), ``"actor"`` (the actor's own possible change, or the sender's own message) or
+        ``"condition"`` (a conditional update the chain did not draw)."""
+        chain = self.normalize(chain)
+        idx = self._index.get(fluent_of(fluent))
+        if idx is None or not chain:
+            return ("unseen", None, None)
+        ids = self._ids(chain)
+        if ids is None:
+            return ("absent", next(a for a in chain if a not in self._aid), None)
+        found = None
+        for k in range(bisect_left(idx.times, t), bisect_right(idx.times, t)):
+            why = self._missed_at(idx, k, chain, ids)
+            if why is None:
+                return None
+            found = found or why
+        return found or ("unseen", None, None)
+
+    def _missed_at(self, idx: FluentIndex, k: int, chain: tuple, ids) -> Optional[tuple]:
+        perc = idx.percs.get(k) if idx.percs else None
+        if perc is None:
+            for a, i in zip(chain, ids):
+                if not idx.masks[k] >> i & 1:
+                    return ("absent", a, None)
+        else:
+            if not perc.perceivers >> ids[0] & 1:
+                ev = self.events[idx.events[k]]
+                return ("inattentive" if chain[0] in (ev.inattentive or ()) else "absent", chain[0], None)
+            for x in range(len(ids) - 1):
+                if not perc.views.get(ids[x], perc.default) >> ids[x + 1] & 1:
+                    return ("unaware", chain[x], chain[x + 1])
+        smask = 0
+        for i in ids:
+            smask |= 1 << i
+        if idx.excl.get(k) == smask:
+            return ("actor", chain[0], None)
+        if k in idx.conds and not self._cond_ok(idx, k, chain):
+            return ("condition", None, None)
+        return None
+
     def updates_of(self, fluent, start: int = -1, end: Optional[int] = None) -> list[Provenance]:
         """Every group update of ``fluent`` with ``start < t <= end`` (who observed what, when)."""
         idx = self._index.get(fluent_of(fluent))

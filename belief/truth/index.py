@@ -18,13 +18,18 @@ fluent's real history. The cost per event is proportional to its observers (and,
 fluents visible in the room), never to the number of chains. An entry into a room of ``n`` agents
 costs ``n`` squared (each sees where every other is), so a trace may name at most :data:`MAX_AGENTS`
 agents: more is refused with a TraceError before any per-agent structure grows (10^6 agents in one event
-header would otherwise take minutes and gigabytes).
+header would otherwise take minutes and gigabytes), and the whole replay may record at most
+:func:`observation_limit` observations (one per update and agent who observes or witnesses it): 160 events of
+1,000 agents entering and leaving a room would otherwise take 2.6 GB.
+
+:meth:`IndexBuilder.apply` replays one event all or nothing (the online tracker): a refused event leaves the
+builder as it was, whatever the replay wrote before it refused.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, cast
 
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
@@ -157,8 +162,143 @@ class Chapter:
     exit_rank: dict = field(default_factory=dict)
 
 
-#: the most agents a trace may name (1,000 agents entering one room: about 5 s and 0.4 GB to check)
+#: the most agents a trace may name (1,000 agents entering one room: about 3 s and 0.1 GB to check)
 MAX_AGENTS = 1000
+#: observations a replay may record (one per update and agent who observes or witnesses it): this many, plus
+#: :data:`OBSERVATIONS_PER_EVENT` for each event read so far (about 16 bytes and 1 us each)
+OBSERVATIONS_BASE = 4_000_000
+OBSERVATIONS_PER_EVENT = 4_096
+#: distinct observer sets whose agent ids :meth:`IndexBuilder.ids` keeps (the cache is emptied beyond)
+IDS_CACHE = 4_096
+
+
+def observation_limit(events: int) -> int:
+    """The observations a replay of ``events`` events may record (:data:`OBSERVATIONS_BASE` + per event)."""
+    return OBSERVATIONS_BASE + OBSERVATIONS_PER_EVENT * events
+
+
+_MISSING = object()
+_NO_CHAPTER = (None, None)
+
+
+class _Undo:
+    """What applying one event changed in an :class:`IndexBuilder`, enough to put it back: the sizes of what
+    only grows (agents, fluents, the global update count ``seq``), and the old value of each dict entry the
+    event wrote that the index does not keep (rooms, places). Update lists are cut back by ``seq`` (and real
+    values by event) when the event is refused, so applying an event that is taken costs almost nothing
+    more. One per builder, emptied for each event."""
+
+    __slots__ = ("e", "marks", "chapter", "wrote", "rooms", "loc", "occ", "fluent_room", "container_room")
+
+    def __init__(self) -> None:
+        self.e: int = 0            # the event's index
+        self.marks: tuple = ()     # sizes of what only grows
+        self.chapter: tuple = ()   # the event's chapter before it (:meth:`chapter_of`)
+        self.wrote = False         # whether the event wrote any update
+        self.rooms: list = []      # rooms the event added
+        self.loc: dict = {}        # agent -> its room before the event (_MISSING: not there)
+        self.occ: dict = {}
+        self.fluent_room: dict = {}
+        self.container_room: dict = {}
+
+    @staticmethod
+    def chapter_of(b: "IndexBuilder", chapter) -> tuple:
+        ch = b.chapters.get(chapter)
+        return chapter, None if ch is None else (set(ch.participants), dict(ch.exit_rank))
+
+    def clear(self) -> None:
+        """Empty what the event saved (after it was taken or undone)."""
+        for d in (self.loc, self.occ, self.fluent_room, self.container_room, self.rooms):
+            d.clear()
+
+    def undo(self, b: "IndexBuilder") -> None:
+        n_agents, n_fluents, seq, observations, last_chapter = self.marks
+        while len(b.index) > n_fluents:  # fluents met first in this event: the last ones in
+            b.index.popitem()
+        if b.seq != seq or self.wrote:  # updates were written before the refusal: cut them back
+            for f, idx in b.index.items():
+                _cut(idx, seq, self.e, b.ids)
+                if idx.real_v:
+                    b.reality[f] = idx.real_v[-1]
+                else:
+                    b.reality.pop(f, None)
+            for f in [f for f in b.reality if f not in b.index]:
+                del b.reality[f]
+        for f, room in self.fluent_room.items():
+            now = b.fluent_room.get(f)
+            if now is not None:
+                b.room_fluents[now].pop(f, None)
+            if room is not _MISSING and room is not None:
+                b.room_fluents.setdefault(room, {})[f] = None
+        for d, saved in ((b.loc, self.loc), (b.occ, self.occ), (b.fluent_room, self.fluent_room),
+                         (b.container_room, self.container_room)):
+            for k, old in saved.items():
+                _restore(d, k, old)
+        b.rooms.difference_update(self.rooms)
+        for a in b.agents[n_agents:]:
+            del b.aid[a]
+            b.loc.pop(a, None)
+        del b.agents[n_agents:]
+        chapter, saved = self.chapter
+        if chapter is not None:
+            if saved is None:
+                b.chapters.pop(chapter, None)
+            else:
+                b.chapters[chapter].participants, b.chapters[chapter].exit_rank = saved
+        b.seq, b.observations, b.last_chapter = seq, observations, last_chapter
+
+
+def _restore(d: dict, key, old) -> None:
+    if old is _MISSING:
+        d.pop(key, None)
+    else:
+        d[key] = old
+
+
+def _short(text: str, width: int = 200) -> str:
+    return text if len(text) <= width else text[:width] + f"... ({len(text) - width:,} more characters)"
+
+
+def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
+    """Drop the updates of ``idx`` numbered ``seq`` or later, and its real values recorded at event ``e``."""
+    n = len(idx.seqs)
+    while n and idx.seqs[n - 1] >= seq:
+        n -= 1
+    if n < len(idx.seqs):
+        for positions, masks in ((idx.by_agent, idx.masks), (idx.wit_by_agent, idx.wmasks)):
+            for p in range(n, len(masks)):
+                for i in ids(masks[p]):
+                    lst = positions.get(i)
+                    while lst and lst[-1] >= n:
+                        lst.pop()
+                    if lst is not None and not lst:
+                        del positions[i]
+        columns: tuple[list, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
+                                      idx.changes)
+        for column in columns:
+            del column[n:]
+        for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
+            while d and next(reversed(d)) >= n:
+                d.popitem()
+    k = len(idx.real_e)
+    while k and idx.real_e[k - 1] == e:
+        k -= 1
+    if k < len(idx.real_e):
+        t = idx.real_t[k]
+        for lst in (idx.real_t, idx.real_v, idx.real_e):
+            del lst[k:]
+        while idx.change_t and idx.change_t[-1] >= t:
+            idx.change_t.pop()
+    for key in [key for key, ov in idx.overrides.items() if ov[3] and ov[3][-1] >= seq]:
+        ov = idx.overrides[key]
+        m = len(ov[3])
+        while m and ov[3][m - 1] >= seq:
+            m -= 1
+        if m:
+            for lst in ov:
+                del lst[m:]
+        else:
+            del idx.overrides[key]
 
 
 class IndexBuilder:
@@ -180,6 +320,12 @@ class IndexBuilder:
         self.chapters: dict[int, Chapter] = {}
         self.last_chapter: Optional[int] = None
         self.seq = 0
+        #: observations recorded so far (see :func:`observation_limit`)
+        self.observations = 0
+        self._limit = observation_limit(0)
+        self._ev = None  # the event being replayed
+        self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
+        self._undo_record = _Undo()
         self._bits_cache: dict[int, tuple] = {}
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
         # the default (every observer perceives, and believes exactly the observers did)
@@ -208,17 +354,34 @@ class IndexBuilder:
         return m
 
     def ids(self, mask: int) -> tuple:
+        """The agent ids of ``mask``, in increasing order (cached for :data:`IDS_CACHE` masks at a time)."""
         r = self._bits_cache.get(mask)
         if r is None:
             out = []
-            m, i = mask, 0
+            m = mask
             while m:
-                if m & 1:
-                    out.append(i)
-                m >>= 1
-                i += 1
+                low = m & -m
+                out.append(low.bit_length() - 1)
+                m ^= low
+            if len(self._bits_cache) >= IDS_CACHE:
+                self._bits_cache.clear()
             r = self._bits_cache[mask] = tuple(out)
         return r
+
+    # -- what an applied event changes, saved before it is written (see _Undo) --
+    def _add_room(self, room: str) -> None:
+        if room not in self.rooms:
+            if self._undo is not None:
+                self._undo.rooms.append(room)
+            self.rooms.add(room)
+
+    def _set_container(self, container: str, room: str) -> str:
+        """Place ``container`` in ``room``; its room."""
+        u = self._undo
+        if u is not None and container not in u.container_room:
+            u.container_room[container] = self.container_room.get(container, _MISSING)
+        self.container_room[container] = room
+        return room
 
     def named_agents(self, ev, e: int) -> list:
         """Every agent named by the events up to and including ``ev`` (at position ``e``), in order of first
@@ -237,6 +400,7 @@ class IndexBuilder:
         return list(names)
 
     def fidx(self, f: tuple) -> FluentIndex:
+        """The index of ``f``, to write to (made on first use)."""
         idx = self.index.get(f)
         if idx is None:
             idx = self.index[f] = FluentIndex()
@@ -246,8 +410,7 @@ class IndexBuilder:
         """The current event's perception of an update whose default observers are ``observers``."""
         if self._spec is None:
             return None
-        perc = self._percs.get(observers, False)
-        if perc is False:
+        if observers not in self._percs:
             secret, inattentive, believed = self._spec
             if not secret and not believed and not observers & inattentive:
                 perc = None  # nothing special about this update
@@ -256,7 +419,7 @@ class IndexBuilder:
                 views.update(believed)
                 perc = Perception((observers & ~inattentive) | secret, observers, views)
             self._percs[observers] = perc
-        return perc
+        return self._percs[observers]
 
     def group(self, f: tuple, mask: int, value, t: int, e: int, how: str, excl: int = 0, *,
               wmask: int = 0, change: bool = False, cond: Optional[tuple] = None):
@@ -276,6 +439,10 @@ class IndexBuilder:
             wmask |= mask
         if not wmask:
             return -1  # nobody perceived it: no chain is reached, nobody knows of it
+        n = self.observations + mask.bit_count() + wmask.bit_count()
+        if n > self._limit:
+            self._over_limit()
+        self.observations = n
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
@@ -303,7 +470,7 @@ class IndexBuilder:
         return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
-        chain = normalize_chain(chain)
+        chain = cast("tuple[str, ...]", normalize_chain(chain))  # a trace's chains name agents, never variables
         if not chain:
             return
         for a in chain:
@@ -333,11 +500,17 @@ class IndexBuilder:
         if changed:
             idx.change_t.append(t)
         self.reality[f] = value
+        u = self._undo
+        if u is not None:
+            u.wrote = True
         if room is not None or not reveal:
-            old = self.fluent_room.get(f)
-            if old is not None and old != room:
-                self.room_fluents[old].pop(f, None)
-            self.fluent_room[f] = room
+            old = self.fluent_room.get(f, _MISSING)
+            if old is not room and old != room:
+                if u is not None and f not in u.fluent_room:
+                    u.fluent_room[f] = old
+                if isinstance(old, str):  # not None, not _MISSING
+                    self.room_fluents[old].pop(f, None)
+                self.fluent_room[f] = room
             if room is not None:
                 self.room_fluents.setdefault(room, {})[f] = None
         return changed
@@ -351,7 +524,14 @@ class IndexBuilder:
         return self.loc.get(agent)
 
     def fail(self, ev, msg: str):
-        raise TraceError(f"{ev.where()}: {msg} (event t={ev.t}: {ev.describe()})")
+        raise TraceError(f"{ev.where()}: {msg} (event t={ev.t}: {_short(ev.describe())})")
+
+    def _over_limit(self):
+        ev = self._ev
+        where = f"{ev.where()}: " if ev is not None else ""
+        raise TraceError(f"{where}the replay would record more than {self._limit:,} observations by this event (the "
+                         f"checker's limit: {OBSERVATIONS_BASE:,} + {OBSERVATIONS_PER_EVENT:,} per event; an update "
+                         f"costs one per agent who observes it, so n agents entering a room cost n squared)")
 
     def leave(self, agent: str, t: int, e: int):
         room = self.loc.get(agent)
@@ -361,6 +541,10 @@ class IndexBuilder:
         f = ("at", agent)
         ch = self.set_real(f, None, t, e, None)
         self.group(f, mask, None, t, e, HOW_SEEN, change=ch)
+        u = self._undo
+        if u is not None:  # (saved inline: leaving and entering are the commonest events)
+            u.loc.setdefault(agent, room)
+            u.occ.setdefault(room, mask)
         self.occ[room] = mask & ~self.bit(agent)
         self.loc[agent] = None
 
@@ -371,8 +555,10 @@ class IndexBuilder:
         return self
 
     def step(self, ev, e: int):
-        """Replay one event at position ``e`` (``run`` does this for each event of the trace)."""
+        """Replay one event at position ``e`` (``run`` does this for each event of the trace). On an error the
+        builder may be left half-way: :meth:`apply` is the all-or-nothing form."""
         t = ev.t if ev.t is not None else e
+        self._ev, self._limit = ev, OBSERVATIONS_BASE + OBSERVATIONS_PER_EVENT * (e + 1)  # observation_limit
         spec = self._perception_spec(ev) if ev.has_perception else None  # checked before anything changes
         if ev.chapter is not None:
             self.last_chapter = ev.chapter
@@ -384,6 +570,26 @@ class IndexBuilder:
             getattr(self, "on_" + ev.kind)(ev, t, e)
         finally:
             self._spec = self._msg_perc = None
+
+    def apply(self, ev, e: int):
+        """:meth:`step`, all or nothing: if the event is refused (a TraceError, or any error midway) the
+        builder is put back as it was before, and the error raised. Costs what the event writes, not the
+        replay's size: each dict entry the event writes is saved once, each index's lengths once."""
+        u = self._undo_record
+        u.e, u.wrote = e, False  # wrote: a real value was recorded (set_real)
+        u.marks = (len(self.agents), len(self.index), self.seq, self.observations, self.last_chapter)
+        u.chapter = _NO_CHAPTER if ev.chapter is None else u.chapter_of(self, ev.chapter)
+        self._undo = u
+        try:
+            self.step(ev, e)
+        except BaseException:
+            u.undo(self)
+            raise
+        finally:
+            self._undo = None
+            if u.loc or u.occ or u.fluent_room or u.container_room or u.rooms:
+                u.clear()
+        return self
 
     # -- perception that is not common knowledge --
     def event_observers(self, ev) -> int:
@@ -447,19 +653,26 @@ class IndexBuilder:
         perceivers = (observers & ~inattentive) | secret
         believed = {}
         for a, agents in (ev.perceived_as or {}).items():
-            if not perceivers >> self.aid[a] & 1:
+            if not perceivers & self.bit(a):  # (an agent the event names may be met here first)
                 self.fail(ev, f"perceived_as: {a} does not perceive the event (add it to secret_observers)")
             believed[self.aid[a]] = self.mask_of(agents) | self.bit(a)
         return secret, inattentive, believed
 
     def on_enter(self, ev, t, e):
         room = ev.room
-        self.rooms.add(room)
+        if room not in self.rooms:
+            self._add_room(room)
         for a in ev.agents:
             self.bit(a)
             if self.loc.get(a) not in (None, room):
                 self.leave(a, t, e)  # entering elsewhere implies leaving the old room
+        u = self._undo
         for a in ev.agents:
+            if u is not None:
+                if a not in u.loc:
+                    u.loc[a] = self.loc.get(a, _MISSING)
+                if room not in u.occ:
+                    u.occ[room] = self.occ.get(room, _MISSING)
             self.occ[room] = self.occ.get(room, 0) | self.bit(a)
             self.loc[a] = room
         mask = self.occ[room]
@@ -502,12 +715,11 @@ class IndexBuilder:
         room = self._actor_room(ev, ev.agent)
         to = ev.to
         if ev.to_room is not None:
-            dest = ev.to_room
-            self.container_room[to] = dest
+            dest = self._set_container(to, ev.to_room)
         elif to in self.rooms:
             dest = to
         else:
-            dest = self.container_room.setdefault(to, room)
+            dest = self.container_room.get(to) or self._set_container(to, room)
         f = ev.fluent
         ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
         self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
@@ -516,10 +728,11 @@ class IndexBuilder:
         room = ev.room
         if room is None:
             self.fail(ev, "a statement needs the room where it is visible")
-        self.rooms.add(room)
+        if room not in self.rooms:
+            self._add_room(room)
         f = ev.fluent
         if ev.value is not None and ev.predicate == "in" and ev.value not in self.rooms:
-            self.container_room[ev.value] = room
+            self._set_container(ev.value, room)
         ch = self.set_real(f, ev.value, t, e, None if ev.opaque else room)
         self.group(f, self.occ.get(room, 0), ev.value, t, e, HOW_SEEN, change=ch)
 
@@ -629,6 +842,6 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
+__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
            "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

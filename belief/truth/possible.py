@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Optional
 
-from belief.logic.constraints import Constraints
+from belief.logic.constraints import Budget, Constraints, Known
 from belief.truth.index import HOW_TOLD, UNSURE, is_marker
 
 
@@ -45,6 +45,9 @@ class Elimination:
         self._propagated_group: dict = {}
         self._holding: dict = {}  # (chain, group number, at) -> what the chain holds of each member (defeated)
         self._revised: dict = {}  # (chain, group number, at) -> its beliefs revised by recency (defeated)
+        #: the steps this truth's eliminations may still take (proportional to the trace: see Budget)
+        self.budget = Budget(len(truth.events))
+        self._known: Optional[Known] = None  # the trace's fluents by predicate, for the group searches
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -54,7 +57,9 @@ class Elimination:
         """``(number, members)`` of ``f``'s group: the one found from the first of its members asked about."""
         g = self._groups.get(f)
         if g is None:
-            g = (self._n_groups, self.c.group(f, self.truth._index))
+            if self._known is None:
+                self._known = Known(self.truth._index)
+            g = (self._n_groups, self.c.group(f, self._known, self.budget))
             self._n_groups += 1
             for h in g[1]:
                 self._groups.setdefault(h, g)
@@ -90,23 +95,27 @@ class Elimination:
             return self.c.initial(g)  # nothing the chain's first agent knows of has touched g
         window = []  # possible changes the chain saw since its latest definite value
         v0 = None
-        for j in range(last, -1, -1):
-            if not self._observed(idx, j, chain, smask):
-                if idx.changes[j] and (idx.wmasks[j] & smask):
-                    return dom  # a change someone in the chain knows of but did not see
-                continue
-            if idx.values[j] is UNSURE:
-                if j not in idx.outcomes:
+        j = last
+        try:
+            for j in range(last, -1, -1):
+                if not self._observed(idx, j, chain, smask):
+                    if idx.changes[j] and (idx.wmasks[j] & smask):
+                        return dom  # a change someone in the chain knows of but did not see
+                    continue
+                if idx.values[j] is UNSURE:
+                    if j not in idx.outcomes:
+                        return dom
+                    window.append(j)
+                    continue
+                if idx.hows[j] == HOW_TOLD:
                     return dom
-                window.append(j)
-                continue
-            if idx.hows[j] == HOW_TOLD:
-                return dom
-            v = t._resolve(g, idx.values[j], idx.times[j], at)
-            if is_marker(v) or v is None:
-                return dom
-            v0 = v
-            break
+                v = t._resolve(g, idx.values[j], idx.times[j], at)
+                if is_marker(v) or v is None:
+                    return dom
+                v0 = v
+                break
+        finally:
+            self.budget.spend(last - j + 1, self.c, g)  # the updates walked back over
         if not window:
             return dom
         happened = self._happened(chain, smask, idx, window, at)
@@ -123,7 +132,7 @@ class Elimination:
         t = self.truth
         events = {idx.events[j]: idx.times[j] for j in window}
         best = None
-        ev_fluents = set()
+        ev_fluents: set[tuple] = set()
         for j in window:
             ev = t.events[idx.events[j]]
             ev_fluents.update(tuple(f) for f in getattr(ev, "fluents", ()))
@@ -134,6 +143,7 @@ class Elimination:
             last = bisect_right(hidx.times, at) - 1
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
+            j = last
             for j in range(last, -1, -1):
                 if not self._observed(hidx, j, chain, smask):
                     continue
@@ -158,6 +168,7 @@ class Elimination:
                     e = min(between)
                     best = e if best is None else max(best, e)
                 break
+            self.budget.spend(last - j + 1, self.c, h)  # the updates walked back over
         return best
 
     # --- the group -------------------------------------------------------------------------------
@@ -167,7 +178,7 @@ class Elimination:
         key = tuple((f, v if v is None or isinstance(v, frozenset) else frozenset(v)) for f, v in sets.items())
         out = self._propagated.get(key)
         if out is None:
-            out = self._propagated[key] = self.c.propagate(sets)
+            out = self._propagated[key] = self.c.propagate(sets, self.budget)
         return out
 
     def possible(self, chain: tuple, f: tuple, at: int) -> Optional[frozenset]:

@@ -41,12 +41,13 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Iterator, Literal, Optional, Union
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Iterator, Literal, Optional, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from belief.files.atomic import atomic_write_text
 from belief.errors import TraceError
+from belief.logic.constraints import constraints_of
 from belief.logic.formula import Atom, decompose
 from belief.grammar import parse_formula
 from belief.files.json_input import fast_json_lines, load_json
@@ -398,6 +399,9 @@ def _overheard_by():
 class _Message(_Event):
     """What a private and a public message share (the fields stay in the subclasses, in their dump order)."""
 
+    if TYPE_CHECKING:  # a pydantic field of each subclass (declared there, in its dump order)
+        overheard_by: Optional[tuple[Name, ...]]
+
     @property
     def secret(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys((*(self.secret_observers or ()), *(self.overheard_by or ()))))
@@ -554,8 +558,8 @@ def _fmt_validation(e: ValidationError, kind: str | None = None) -> str:
             continue  # "at least 1 item" because its only item was refused: that refusal says it
         if loc and kind is not None and loc[0] == kind:
             loc = loc[1:]  # the discriminator's tag
-        loc = ".".join(str(x) for x in loc)
-        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+        where = ".".join(str(x) for x in loc)
+        parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
     return "; ".join(parts)
 
 
@@ -578,8 +582,14 @@ def _end_marker(line: str):
 def parse_event(data: Any, *, line: int | None = None, source: str | None = None):
     """Validate one event from a dict (or JSON text); TraceError naming the line on failure."""
     where = f"{source or '<trace>'}:{line}: " if line is not None else ""
-    if isinstance(data, (str, bytes)):
-        data = load_json_line(data if isinstance(data, str) else data.decode("utf-8", "replace"), where)
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TraceError(f"{where}an event line must be UTF-8: byte {e.start} (0x{data[e.start]:02x}) "
+                             f"is not valid UTF-8 there ({e.reason})") from None
+    if isinstance(data, str):
+        data = load_json_line(data, where)
     if not isinstance(data, dict):
         raise TraceError(f"{where}an event must be a JSON object, got {type(data).__name__}")
     kind = data.get("kind")
@@ -675,6 +685,8 @@ class Trace:
         if meta is not None and not isinstance(meta, dict):
             raise TraceError(f"a trace's meta must be a dict, got {type(meta).__name__}")
         self.meta: dict = dict(meta or {})
+        if self.meta.get("constraints") is not None:  # the world's rules: checked when read, not when first used
+            constraints_of(self)
         self.ended = False  # read from a file that carried its end marker
         for e in events:
             self.append(e)
@@ -770,7 +782,10 @@ class Trace:
         meta = header.get("meta")
         if meta is not None and not isinstance(meta, dict):
             raise TraceError(f"{src}:{idx + 1}: header: meta must be a JSON object, got {type(meta).__name__}")
-        trace = cls(meta=meta or {})
+        try:
+            trace = cls(meta=meta or {})
+        except TraceError as e:  # the world's rules (meta["constraints"]) are checked as they are read
+            raise TraceError(f"{src}:{idx + 1}: header: meta: {e}") from None
         if _read_fast(trace, lines[idx + 1:]):
             return trace
         for n, line in enumerate(lines[idx + 1:], start=idx + 2):

@@ -70,19 +70,12 @@ class TrackedTruth(GroundTruth):
 
     def __init__(self, tracker: "Tracker", live: bool = False):
         b = tracker.replay
-        self.trace = tracker.trace
-        self.events = tracker.trace._events if live else _Prefix(tracker.trace._events, len(tracker.trace))
-        self.policy = b.policy
-        self.agents = tracker._agent_tuple()
-        self._aid = b.aid  # agent -> id only grows; ids of agents met later are never in the prefix's updates
-        self._index = b.index
-        self._chapters = b.chapters
-        self.owner = tracker.trace.meta.get("private_to")
-        self._trace_names = None
-        #: the world's rules (the trace meta's "constraints"); a fresh elimination per truth: its memo is the
-        #: truth of one prefix (the live one is renewed on every append)
-        self.constraints = tracker.constraints
-        self.forget()
+        events = tracker.trace._events if live else _Prefix(tracker.trace._events, len(tracker.trace))
+        # agent -> id only grows (b.aid is shared): ids of agents met later are never in the prefix's updates.
+        # The world's rules are the tracker's; the elimination memo is per truth (the live one forgets it on
+        # every append)
+        super().__init__(tracker.trace, b.policy, tracker.agent_names(), b.index, b.loc, b.chapters,
+                         tracker.constraints, events=events, aid=b.aid)
         self._n_fluents = None if live else len(b.index)
         self._tracker = tracker
 
@@ -156,50 +149,22 @@ class Tracker:
             if problems:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
-        self._replay(ev, n)
+        self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
-        self._live.forget()  # possible-value sets and met conditions are memoised per truth: start afresh
+        live = self._live
+        live.forget()  # possible-value sets and met conditions are memoised per truth: start afresh
         if len(self._agents) != len(self.replay.agents):
-            self._live.agents = self._agent_tuple()
+            live.agents = self.agent_names()
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
         """:meth:`append` each event in turn; returns the stored events (stops at the first bad one)."""
         return [self.append(e, renumber=renumber) for e in events]
 
-    def _replay(self, ev, n: int) -> None:
-        """Replay one event; on failure undo what the replay touched before it refused the event."""
-        b = self.replay
-        n_agents, seq, chapter, rooms = len(b.agents), b.seq, b.last_chapter, len(b.rooms)
-        saved_chapter = None
-        if ev.chapter is not None and ev.chapter in b.chapters:
-            ch = b.chapters[ev.chapter]
-            saved_chapter = (set(ch.participants), dict(ch.exit_rank))
-        try:
-            b.step(ev, n)
-        except Exception:
-            if b.seq != seq:  # updates were written before the failure (a policy that broke midway): replay
-                self.replay = IndexBuilder(self.trace, self.policy).run()
-                self._agents = ()
-                self._live = TrackedTruth(self, live=True)
-                raise
-            for a in b.agents[n_agents:]:
-                del b.aid[a]
-                b.loc.pop(a, None)
-            del b.agents[n_agents:]
-            b.last_chapter = chapter
-            if ev.chapter is not None:
-                if saved_chapter is None:
-                    b.chapters.pop(ev.chapter, None)
-                else:
-                    b.chapters[ev.chapter].participants, b.chapters[ev.chapter].exit_rank = saved_chapter
-            if len(b.rooms) != rooms and getattr(ev, "room", None) is not None:
-                b.rooms.discard(ev.room)
-            raise
-
     # --- the truth so far -----------------------------------------------------------------------
-    def _agent_tuple(self) -> tuple:
+    def agent_names(self) -> tuple:
+        """The agents met so far, in the replay's order (one tuple until an event names a new one)."""
         if len(self._agents) != len(self.replay.agents):
             self._agents = tuple(self.replay.agents)
         return self._agents

@@ -255,3 +255,14 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     p.write_text("\ufeff1 Mary entered the kitchen.\n2 The apple is in the box.\n3 Where is the apple really?\tbox\t1\n",
                  encoding="utf-8")
     assert tomi.grade(p).summary()["agree"] == 1
+
+
+@pytest.mark.parametrize("line", ["3 Where is the apple?\t\t1", "3 Where is the apple?\t \t1"])
+def test_a_question_line_with_an_empty_answer_is_refused_by_the_reader(tmp_path, line):
+    from belief.adapters.common import AdapterError
+    from belief.adapters.tomi import read_examples
+
+    path = tmp_path / "s.txt"
+    path.write_text(f"1 Anne entered the kitchen.\n2 The apple is in the box.\n{line}\n")
+    with pytest.raises(AdapterError, match=r"s\.txt:3: the question line has an empty answer field"):
+        read_examples(path)
