@@ -286,10 +286,15 @@ class Reference:
             return r is not None and r[0] == held[0]
         if not self.knows(normalize_chain(c[1:]), f, t):
             return False
+        held = self.value(c, f, t)
+        if held not in ("<unknown>", UNSURE_, OPAQUE_) and held != (self.reality_at(f, t) or ("<none>",))[0]:
+            return False  # awareness implies believing that the others believe the true value
         rest = set(c[1:])
         for (tr, seen_by, w, v, change, cond, excl) in reversed(self.records.get(f, [])):
             if tr > t or c[0] not in w:
                 continue
+            if excl is not None and rest == {excl} and v == UNSURE_:
+                continue  # the others' own possible change: they know what they did (only a change missed counts)
             spoke_truly = (v != UNSURE_ and self.policy == "strict-truthful"  # a truthful sender knew what it said
                            and (self.reality_at(f, tr) or (None,))[0] == v)
             seen = seen_by(c[0], c[1:]) and not (excl is not None and rest == {excl} and not spoke_truly)
