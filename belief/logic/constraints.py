@@ -589,11 +589,19 @@ class Constraints:
         sure = [f for f in fam if s[f] == {v}]
         maybe = [f for f in fam if v in s[f]]
         changed = False
+        # at_least reasons over every member: only when the rule names them and each has a finite set here
+        complete = bool(c["fluents"]) and len(fam) == len(c["fluents"])
+        if (c["at_most"] is not None and len(sure) > c["at_most"]) or (
+                c["at_least"] is not None and complete and len(maybe) < c["at_least"]):
+            for f in fam:  # no assignment satisfies the rule: a contradiction
+                changed |= bool(s[f])
+                s[f] = set()
+            return changed
         if c["at_most"] is not None and len(sure) >= c["at_most"]:
             for f in maybe:
                 if s[f] != {v}:
                     changed |= self._narrow(s, f, v)
-        if c["at_least"] is not None and len(maybe) <= c["at_least"] and c["fluents"]:
+        if c["at_least"] is not None and len(maybe) <= c["at_least"] and complete:
             for f in maybe:
                 changed |= self._narrow(s, f, {v})
         return changed

@@ -37,7 +37,7 @@ from typing import Optional
 from belief.logic.policies import get_policy
 from belief.truth.index import IndexBuilder
 from belief.truth.record import PrivateRecord
-from belief.truth.trace import Enter, Exit, Statement, Trace
+from belief.truth.trace import Enter, Exit, Statement, Trace, event_agents
 
 
 class PrivateTrace:
@@ -78,6 +78,9 @@ class PrivateTrace:
     def _world_step(self, ev) -> None:
         if ev.kind not in _BELIEF_ONLY:
             self._world.step(ev, self._seen)
+        else:  # a message changes no room, but names its agents, as the checker's replay does
+            for a in event_agents(ev):
+                self._world.bit(a)
         self._seen += 1
 
     def _present(self, room: Optional[str]) -> set:

@@ -696,7 +696,33 @@ class GroundTruth:
         if p is None or is_marker(p.value):
             return False
         real = self._actual(fluent, at)
-        return real is None or p.value != real.value
+        if real is not None and p.value == real.value:
+            return False
+        return len(chain) == 1 or not self._looked_since(chain, fluent, p.t, at)
+
+    def _looked_since(self, chain: tuple, fluent: tuple, since: int, at: int) -> bool:
+        """For ``(x, a2, ..)``: did ``x`` witness ``a2..`` perceive the fluent with a definite value after ``since``
+        (when the chain's belief was delivered)? Then ``x``'s record of what they believe is older than what it
+        knows they saw since: it holds no belief about what they saw (docs/logic.md, "Awareness")."""
+        idx = self._index.get(fluent)
+        rest = self._ids(chain[1:])
+        a1 = self._aid.get(chain[0])
+        if idx is None or rest is None or a1 is None:
+            return False
+        smask = 0
+        for i in rest:
+            smask |= 1 << i
+        wlist = idx.wit_by_agent.get(a1) or []
+        k = bisect_right(wlist, bisect_right(idx.times, at) - 1) - 1
+        while k >= 0 and idx.times[wlist[k]] > since:
+            j = wlist[k]
+            k -= 1
+            if ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask and idx.values[j] is not UNSURE
+                    and idx.hows[j] != HOW_TOLD
+                    and (not idx.percs or j not in idx.percs or idx.percs[j].follows((a1, *rest)))
+                    and (j not in idx.conds or self._cond_ok(idx, j, chain))):
+                return True
+        return False
 
     def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)
