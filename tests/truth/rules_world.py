@@ -93,7 +93,7 @@ def build(n_agents: int, steps: list, perception: bool = True) -> Trace:
         does), then seen by ``visible``."""
         add(Possible(agent=actor, observers=tuple(agents), fluents=tuple(fluents), values=tuple(values),
                      given=tuple(Condition(fluent=g, values=vs) for g, vs in given)), w >> 1, agents)
-        t = add(Action(name="act", agent=actor, visible_to=visible,
+        t = add(Action(name="act", agent=actor, visible_to=visible, opaque=True,  # (not shown to later arrivals)
                        effects=tuple(_eff(f, v) for f, v in zip(fluents, values))), w, visible)
         refresh()
         ev = events[t]
