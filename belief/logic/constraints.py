@@ -67,6 +67,12 @@ class Budget:
         self.events = events
         self.limit = self.left = STEPS_BASE + STEPS_PER_EVENT * max(events, 0)
 
+    def grow(self, events: int) -> None:
+        """The trace grew by ``events`` events (a tracker's live truth, which keeps its memos): a new prefix, with
+        the whole budget of its length, as the fresh truth of that prefix would have."""
+        self.events += events
+        self.limit = self.left = STEPS_BASE + STEPS_PER_EVENT * max(self.events, 0)
+
     def spend(self, n: int, rules: "Constraints", f: tuple) -> None:
         self.left -= n
         if self.left < 0:

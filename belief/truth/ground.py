@@ -158,6 +158,18 @@ class GroundTruth:
         self._conds: dict = {}
         self._nesting = 0  # conditions being settled, one inside the other
 
+    def grow(self) -> None:
+        """One event was appended (the tracker's live truth) and it named no new fluent or agent: what queries
+        memoised stays true (every memo is about a time before it: updates are appended in time order), and the
+        elimination budget grows by one event."""
+        if self._elim is not None:
+            self._elim.budget.grow(1)
+
+    def share_memos(self, other: "GroundTruth") -> None:
+        """Memoise with ``other`` (a tracker's live truth; this one, a view of a prefix of the same replay):
+        every memo is keyed by the time it is about, and both answer alike at the prefix's times."""
+        self._elim, self._conds = other._elim, other._conds
+
     # --- basics ------------------------------------------------------------------------------
     @property
     def end(self) -> int:

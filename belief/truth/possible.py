@@ -25,7 +25,7 @@ from bisect import bisect_right
 from typing import Optional
 
 from belief.logic.constraints import Budget, Constraints, Known
-from belief.truth.index import HOW_TOLD, UNSURE, is_marker
+from belief.truth.index import HOW_TOLD, OPAQUE, UNSURE, is_marker
 
 
 class Elimination:
@@ -35,6 +35,9 @@ class Elimination:
         self.truth = truth
         self.c = constraints
         self._memo: dict = {}
+        #: (chain, fluent, its last update at or before the time asked, the chain's last message) -> base set;
+        #: kept only where nothing later than that update can change it (see :meth:`base`)
+        self._bases: dict = {}
         self._groups: dict = {}  # fluent -> (group number, members)
         self._n_groups = 0
         self._busy: set = set()
@@ -95,23 +98,42 @@ class Elimination:
         latest: a sighting when it happened, a message when its sender formed it, ``as_of``), else ``g``'s
         initial values; then the possible changes it saw after that record (each one's named outcome), or any
         value when it knows of a change it did not see. Updates it merely witnessed, its own possible changes,
-        and changes whose condition it rules out change nothing."""
+        and changes whose condition it rules out change nothing.
+
+        Memoised by the fluent's last update up to ``at`` (and the chain's last message): the walk reads only
+        those updates, and a window of possible changes also the other fluents of those changes up to ``at``
+        (kept with their last updates, checked when the memo is read); a set that resolved an OPAQUE value
+        (read from reality up to ``at``) is not kept."""
         t = self.truth
-        init = self.c.initial(g)
         idx = t._index.get(g)
         ids = t._ids(chain)
         if idx is None or ids is None:
-            return init
+            return self.c.initial(g)
+        last = bisect_right(idx.times, at) - 1
+        ov = idx.overrides.get(tuple(ids)) if idx.overrides else None
+        key = (chain, g, last, bisect_right(ov[0], at) if ov is not None else 0)
+        kept = self._bases.get(key)
+        if kept is not None and all(bisect_right(h.times, at) - 1 == k for h, k in kept[1]):
+            return kept[0]
+        out, deps = self._base(chain, g, at, idx, ids, last, ov)
+        if deps is not None:
+            self._bases[key] = (out, deps)
+        return out
+
+    def _base(self, chain: tuple, g: tuple, at: int, idx, ids, last: int, ov) -> tuple:
+        """``(base set, deps)`` of :meth:`base`: ``deps``, what else it read (``(index, last update)`` pairs),
+        or None when it may not be kept."""
+        t = self.truth
+        init = self.c.initial(g)
+        exact: Optional[tuple] = ()
         smask = 0
         for i in ids:
             smask |= 1 << i
         a1 = 1 << ids[0]
-        last = bisect_right(idx.times, at) - 1
         best_key: Optional[int] = None  # the formation time of the best record so far
         best: Optional[frozenset] = None
         window: list = []  # possible changes the chain saw (positions)
         unseen: list = []  # times of changes the chain's first agent knows of and the chain did not see
-        ov = idx.overrides.get(tuple(ids)) if idx.overrides else None
         if ov is not None:  # the chain's own policy updates (messages written to this chain only)
             k = bisect_right(ov[0], at) - 1
             if k >= 0:
@@ -138,6 +160,8 @@ class Elimination:
                     continue
                 key = t.formed(idx.hows[j], tj, idx.events[j])
                 if best_key is None or key > best_key:
+                    if v is OPAQUE:
+                        exact = None  # (resolved by reality up to ``at``)
                     v = t._resolve(g, v, tj, at)
                     best_key, best = key, (frozenset((v,)) if not is_marker(v) else None)
         finally:
@@ -145,31 +169,36 @@ class Elimination:
         dom = self.c.domain(g)
         if best_key is not None:
             if any(x > best_key for x in unseen):
-                return dom
+                return dom, exact
             window = [j for j in window if idx.times[j] > best_key]
             start = best
         else:
             if unseen:
-                return dom
+                return dom, exact
             start = init
         if not window:
-            return start
+            return start, exact
         if any(j not in idx.outcomes for j in window):
-            return dom
-        happened = self._happened(chain, ids, smask, idx, window, at)
+            return dom, exact
+        happened, read = self._happened(chain, ids, smask, idx, window, at)
+        if exact is not None:
+            exact = None if read is None else exact + read
         outs = {idx.outcomes[j] for j in window if happened is None or idx.times[j] >= happened}
         if happened is None:
             if start is None:
-                return dom
+                return dom, exact
             outs |= start
-        return frozenset(outs)
+        return frozenset(outs), exact
 
-    def _happened(self, chain, ids, smask, idx, window, at) -> Optional[int]:
-        """The earliest time from which one of the ``window`` changes surely happened, or None: the chain saw
-        another fluent of the same events take a new value with only those events in between."""
+    def _happened(self, chain, ids, smask, idx, window, at) -> tuple:
+        """``(time, read)``: the earliest time from which one of the ``window`` changes surely happened, or None:
+        the chain saw another fluent of the same events take a new value with only those events in between;
+        ``read``, the other fluents' indexes with their last update up to ``at`` (None: it resolved an OPAQUE
+        value, which reads reality)."""
         t = self.truth
         events = {idx.events[j]: idx.times[j] for j in window}
         best = None
+        read: Optional[list] = []
         ev_fluents: set[tuple] = set()
         for j in window:
             ev = t.events[idx.events[j]]
@@ -179,6 +208,8 @@ class Elimination:
             if hidx is None or hidx is idx:
                 continue
             last = bisect_right(hidx.times, at) - 1
+            if read is not None:
+                read.append((hidx, last))
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
             j = last
@@ -196,6 +227,8 @@ class Elimination:
                     continue
                 if hidx.hows[j] == HOW_TOLD:
                     break
+                if v is OPAQUE:
+                    read = None
                 v = t._resolve(h, v, hidx.times[j], at)
                 if is_marker(v):
                     break
@@ -207,7 +240,7 @@ class Elimination:
                     best = e if best is None else max(best, e)
                 break
             self.budget.spend(last - j + 1, self.c, h)  # the updates walked back over
-        return best
+        return best, (tuple(read) if read is not None else None)
 
     # --- the group -------------------------------------------------------------------------------
     def propagate(self, sets: dict) -> dict:
