@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from belief.agents.bomb.common import BombAgent
 from belief.envs.bomb.domain import bomb_domain, bomb_entities, seq_name
-from belief.envs.bomb.events import f_contents, f_seq
+from belief.envs.bomb.events import f_contents, f_seq, message_content
 from belief.envs.bomb.world import AGENTS, CUTTERS, DEFAULT_MAP, GameMap, action_table
 from belief.envs.bomb.text import fmt_contents, fmt_defused_phase, fmt_seq, parse_message_facts
 from belief.envs.bomb.tom import PHRASING, study_question
@@ -64,6 +64,10 @@ class BeliefAgent(BombAgent):
     def _learn_room(self, room, bomb):
         if room in self.room_bomb and self.room_bomb[room] == bomb:
             return
+        for b in [b for b, r in self.bomb_room.items() if r == room and b != bomb]:
+            # bombs never move: one believed here and no longer here was defused
+            del self.bomb_room[b]
+            self._mark_defused(b)
         self.room_bomb[room] = bomb
         if bomb is not None:
             self.bomb_room[bomb] = room
@@ -343,7 +347,31 @@ class BeliefAgent(BombAgent):
         for b in self._unreported:
             parts.append(fmt_defused_phase(b))
         self._unreported = []
-        return " ".join(parts)
+        return " ".join(self._consistent(parts))
+
+    def _consistent(self, parts: list) -> list:
+        """The parts, in order, each kept only if the world's rules leave it consistent with those kept before
+        it: a message never contradicts itself ("Room 6 is empty" and "Bomb 3 (in Room 6) ...")."""
+        rules = self.private_record.tracker.constraints
+        if not rules:
+            return parts
+        kept: list = []
+        sets: dict = {}
+        for part in parts:
+            content = message_content(parse_message_facts(part))
+            trial = dict(sets)
+            clash = False
+            for c in content:
+                v = frozenset((c.value,))
+                if trial.get(c.fluent, v) & v:
+                    trial[c.fluent] = v
+                else:
+                    clash = True
+            if clash or any(x is not None and not x for x in rules.propagate(trial).values()):
+                continue
+            sets = trial
+            kept.append(part)
+        return kept
 
 
 __all__ = ["BeliefAgent"]

@@ -16,6 +16,9 @@ as JSON-able dicts. Each kind names fluent *families* by predicate, so one decla
     red" is ``(is, card_3, red) = no``).
 ``{"kind": "count", "predicate": "colour", "value": "red", "at_most": 3, "at_least": 0}``
     how many fluents of the family (or ``fluents``) take ``value`` (e.g. cards of a colour in a deck).
+``{"kind": "implies", "if": {"predicate": "in", "values": ["defused"]}, "then": {"predicate": "seq", "values": ["none"]}, "iff": true}``
+    a functional link between two fluents of one subject: ``(in, x)`` in the ``if`` values implies ``(seq, x)``
+    in the ``then`` values (with ``iff``, and the converse): a defused bomb has no remaining sequence.
 
 :class:`Constraints` propagates per-fluent sets of values not yet ruled out (arc consistency: sound, not
 complete) over the fluents bound to the one asked about; :mod:`belief.truth.possible` feeds it each chain's
@@ -28,7 +31,7 @@ from typing import Iterable, Optional
 
 from belief.errors import QueryError, TraceError
 
-KINDS = ("domain", "inverse", "indicator", "count")
+KINDS = ("domain", "inverse", "indicator", "count", "implies")
 
 #: the fields each kind takes: (required, optional)
 FIELDS = {
@@ -36,6 +39,7 @@ FIELDS = {
     "inverse": (("forward", "backward"), ("empty", "outside")),
     "indicator": (("fluent", "indicator"), ("yes", "no")),
     "count": (("value",), ("predicate", "fluents", "at_most", "at_least")),
+    "implies": (("if", "then"), ("iff",)),
 }
 
 #: the most fluents one constraint group may bind together (knowledge by elimination asks about all of them)
@@ -44,6 +48,9 @@ MAX_GROUP = 1024
 MAX_CELLS = 16_384
 #: the most steps (a fluent or pair of fluents looked at) one propagation may take
 MAX_STEPS = 1_000_000
+#: after arc consistency, a group whose remaining assignments (the product of its sets) number at most this many
+#: is searched exactly: each value kept is one some assignment satisfying every rule gives (a case split)
+MAX_WORLDS = 4_096
 #: knowledge by elimination may take this many steps per truth (one trace or one tracker state), plus
 #: :data:`STEPS_PER_EVENT` for each of its events: the work stays proportional to the input
 STEPS_BASE = 2_000_000
@@ -59,6 +66,12 @@ class Budget:
     def __init__(self, events: int = 0):
         self.events = events
         self.limit = self.left = STEPS_BASE + STEPS_PER_EVENT * max(events, 0)
+
+    def grow(self, events: int) -> None:
+        """The trace grew by ``events`` events (a tracker's live truth, which keeps its memos): a new prefix, with
+        the whole budget of its length, as the fresh truth of that prefix would have."""
+        self.events += events
+        self.limit = self.left = STEPS_BASE + STEPS_PER_EVENT * max(self.events, 0)
 
     def spend(self, n: int, rules: "Constraints", f: tuple) -> None:
         self.left -= n
@@ -104,6 +117,8 @@ class Constraints:
         self._outside: dict[str, frozenset] = {}      # forward predicate -> its values that are not places
         self.indicators: list[tuple] = []             # (fluent pred, indicator pred, yes, no)
         self.counts: list[dict] = []
+        #: (if predicate, if values, then predicate, then values, iff) of the implies rules
+        self.links: list[tuple[str, frozenset, str, frozenset, bool]] = []
         self._rule_of: dict[str, list] = {}           # predicate -> numbers of the declarations that name it
         for i, d in enumerate(self.decls):
             self._add(d, i)
@@ -194,6 +209,31 @@ class Constraints:
             self.indicators.append((fp, ip, yes, no))
             self._names(fp, i)
             self._names(ip, i)
+        elif kind == "implies":
+            sides = []
+            for k in ("if", "then"):
+                side = d.get(k)
+                if not isinstance(side, dict) or set(side) != {"predicate", "values"}:
+                    raise TraceError(f"{where}: {k} must be an object {{\"predicate\": ..., \"values\": [...]}}, "
+                                     f"not {_repr(side)}")
+                p = side["predicate"]
+                if not _is_name(p):
+                    raise TraceError(f"{where}: {k}: predicate must be a name (a non-empty string without spaces), "
+                                     f"got {_repr(p)}")
+                vals = side["values"]
+                if isinstance(vals, str) or not isinstance(vals, (list, tuple)) or not vals \
+                        or not all(_is_name(x) for x in vals):
+                    raise TraceError(f"{where}: {k}: values must be a non-empty list of names, not {_repr(vals)}")
+                sides.append((p, frozenset(vals)))
+            iff = d.get("iff", False)
+            if not isinstance(iff, bool):
+                raise TraceError(f"{where}: iff must be true or false, got {_repr(iff)}")
+            (fp, fv), (tp, tv) = sides
+            if fp == tp:
+                raise TraceError(f"{where}: if and then must name two predicates, not both {fp!r}")
+            self.links.append((fp, fv, tp, tv, iff))
+            self._names(fp, i)
+            self._names(tp, i)
         else:  # count
             if "predicate" not in d and "fluents" not in d:
                 raise TraceError(f"{where}: give a predicate or fluents")
@@ -277,6 +317,7 @@ class Constraints:
         p = f[0]
         return (any(p in (a, b) for a, b, _ in self.inverses) or any(p in (a, b) for a, b, _, _ in self.indicators)
                 or any(c["predicate"] == p or (c["fluents"] and f in c["fluents"]) for c in self.counts)
+                or any(p in (a, b) for a, _, b, _, _ in self.links)
                 or f in self._domain_fluent or p in self._domain_pred)
 
     # --- the fluents bound to one ----------------------------------------------------------------
@@ -307,6 +348,11 @@ class Constraints:
             fam = c["fluents"] or known.of(c["predicate"])
             if f in fam or (c["predicate"] == p and not c["fluents"]):
                 out.update(fam)
+        for a, _, b, _, _ in self.links:
+            if p == a:
+                out.add((b, *f[1:]))
+            elif p == b:
+                out.add((a, *f[1:]))
         out.discard(f)
         return out
 
@@ -368,6 +414,8 @@ class Constraints:
                 changed |= self._indicator(s, ix, fp, ip, yes, no, work)
             for c in self.counts:
                 changed |= self._count(s, ix, c, work)
+            for link in self.links:
+                changed |= self._link(s, ix, link, work)
             steps += work[0] + len(s)
             if budget is not None:
                 budget.spend(work[0] + len(s), self, first)
@@ -375,7 +423,78 @@ class Constraints:
                 raise QueryError(f"propagating {self.rules_of(first)} over the group of {_show(first)} "
                                  f"({len(s):,} fluents) would take more than {MAX_STEPS:,} steps (the limit of "
                                  f"one propagation)")
-        return s
+        worlds = 1
+        for v in s.values():
+            if v is None or not v:
+                return s  # a fluent that may take any value (no domain), or a contradiction already
+            worlds *= len(v)
+            if worlds > MAX_WORLDS:
+                return s
+        if budget is not None:
+            budget.spend(worlds * len(s), self, first)
+        return self._exact(s)
+
+    # --- the exact pass: every assignment of a small group ------------------------------------------
+    def _exact(self, s: dict) -> dict:
+        """The values of each fluent that some assignment of the sets satisfying every rule gives (at most
+        :data:`MAX_WORLDS` assignments, depth first, each rule checked as soon as its fluents are assigned)."""
+        order = sorted(s, key=lambda f: (len(s[f]), f))
+        checks = self._checks(order)
+        values = [sorted(s[f], key=str) for f in order]
+        support: dict = {f: set() for f in order}
+        assign: dict = {}
+
+        def walk(k: int) -> None:
+            if k == len(order):
+                for f, v in assign.items():
+                    support[f].add(v)
+                return
+            f = order[k]
+            for v in values[k]:
+                assign[f] = v
+                if all(ok(assign) for ok in checks[k]):
+                    walk(k + 1)
+            del assign[f]
+
+        walk(0)
+        return support
+
+    def _checks(self, order: list) -> list:
+        """Per position of ``order``, the rule checks that become decidable once that fluent is assigned (each
+        a function of the assignment so far; a rule over fluents absent from the group is checked on those
+        present)."""
+        pos = {f: k for k, f in enumerate(order)}
+        out: list = [[] for _ in order]
+
+        def at(fluents) -> int:
+            return max(pos[f] for f in fluents)
+
+        for fw, bw, empty in self.inverses:
+            outside = self._outside.get(fw, frozenset())
+            objs = [f for f in order if f[0] == fw and len(f) == 2]
+            places = [f for f in order if f[0] == bw and len(f) == 2 and f[1] not in outside]
+            for o in objs:
+                for p in places:
+                    out[at((o, p))].append(_inverse_pair(o, p, empty))
+            for i, o in enumerate(objs):
+                for o2 in objs[i + 1:]:
+                    out[at((o, o2))].append(_one_place_each(o, o2, outside))
+        for fp, ip, yes, no in self.indicators:
+            for g in order:
+                f = (fp, *g[1:-1])
+                if g[0] == ip and len(g) >= 3 and f in pos:
+                    out[at((f, g))].append(_indicates(f, g, yes))
+        for c in self.counts:
+            fam = [f for f in (c["fluents"] or [g for g in order if g[0] == c["predicate"]]) if f in pos]
+            if fam:
+                complete = bool(c["fluents"]) and len(fam) == len(c["fluents"])
+                out[at(fam)].append(_counts(fam, c["value"], c["at_most"], c["at_least"] if complete else None))
+        for a, avals, b, bvals, iff in self.links:
+            for f in order:
+                g = (b, *f[1:])
+                if f[0] == a and g in pos:
+                    out[at((f, g))].append(_implies(f, avals, g, bvals, iff))
+        return out
 
     @staticmethod
     def _narrow(s: dict, f: tuple, allowed) -> bool:
@@ -476,14 +595,85 @@ class Constraints:
         sure = [f for f in fam if s[f] == {v}]
         maybe = [f for f in fam if v in s[f]]
         changed = False
+        # at_least reasons over every member: only when the rule names them and each has a finite set here
+        complete = bool(c["fluents"]) and len(fam) == len(c["fluents"])
+        if (c["at_most"] is not None and len(sure) > c["at_most"]) or (
+                c["at_least"] is not None and complete and len(maybe) < c["at_least"]):
+            for f in fam:  # no assignment satisfies the rule: a contradiction
+                changed |= bool(s[f])
+                s[f] = set()
+            return changed
         if c["at_most"] is not None and len(sure) >= c["at_most"]:
             for f in maybe:
                 if s[f] != {v}:
                     changed |= self._narrow(s, f, v)
-        if c["at_least"] is not None and len(maybe) <= c["at_least"] and c["fluents"]:
+        if c["at_least"] is not None and len(maybe) <= c["at_least"] and complete:
             for f in maybe:
                 changed |= self._narrow(s, f, {v})
         return changed
+
+
+    def _link(self, s: dict, ix: "_Sets", link: tuple, work: list) -> bool:
+        """``(a, x) in A`` implies ``(b, x) in B`` (and, with ``iff``, the converse), for each subject ``x`` whose
+        two fluents are both in the propagation."""
+        a, avals, b, bvals, iff = link
+        changed = False
+        for f in ix.of(a):
+            g = (b, *f[1:])
+            if g not in s:
+                continue
+            work[0] += 1
+            changed |= self._imply(s, f, avals, g, bvals)
+            if iff:
+                changed |= self._imply(s, g, bvals, f, avals)
+        return changed
+
+    def _imply(self, s: dict, f: tuple, avals: set, g: tuple, bvals: set) -> bool:
+        """One direction of an implication link on the possible sets ``s``: f is one of A, so g is one of B;
+        g is none of B, so f is none of A. Whether a set narrowed."""
+        changed = False
+        fs, gs = s[f], s[g]
+        if fs is not None and fs and fs <= avals:
+            if gs is None:
+                s[g] = set(bvals)
+                changed = True
+            else:
+                changed |= self._narrow(s, g, bvals)
+            gs = s[g]
+        if gs is not None and not (gs & bvals) and fs is not None:
+            changed |= self._narrow(s, f, fs - avals)
+        return changed
+
+
+def _inverse_pair(o: tuple, p: tuple, empty: str):
+    def ok(a: dict) -> bool:  # (in, o) = p iff (contents, p) = o
+        return (a[o] == p[1]) == (a[p] == o[1])
+    return ok
+
+
+def _one_place_each(o: tuple, o2: tuple, outside: frozenset):
+    def ok(a: dict) -> bool:  # two objects are not in one place (what is outside holds any number)
+        return a[o] != a[o2] or a[o] in outside
+    return ok
+
+
+def _indicates(f: tuple, g: tuple, yes: str):
+    def ok(a: dict) -> bool:  # (is, x, v) = yes iff (colour, x) = v
+        return (a[g] == yes) == (a[f] == g[-1])
+    return ok
+
+
+def _counts(fam: list, value: str, at_most: Optional[int], at_least: Optional[int]):
+    def ok(a: dict) -> bool:
+        n = sum(1 for f in fam if a[f] == value)
+        return (at_most is None or n <= at_most) and (at_least is None or n >= at_least)
+    return ok
+
+
+def _implies(f: tuple, avals: frozenset, g: tuple, bvals: frozenset, iff: bool):
+    def ok(a: dict) -> bool:
+        return (a[f] not in avals or a[g] in bvals) and (not iff or a[g] not in bvals or a[f] in avals)
+    return ok
 
 
 class Known:
@@ -529,5 +719,5 @@ def constraints_of(trace, given=None) -> Constraints:
     return Constraints(given)
 
 
-__all__ = ["Budget", "Constraints", "Known", "constraints_of", "KINDS", "MAX_CELLS", "MAX_GROUP", "MAX_STEPS",
+__all__ = ["Budget", "Constraints", "Known", "constraints_of", "KINDS", "MAX_CELLS", "MAX_GROUP", "MAX_STEPS", "MAX_WORLDS",
            "STEPS_BASE", "STEPS_PER_EVENT"]

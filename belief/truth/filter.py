@@ -37,7 +37,7 @@ from typing import Optional
 from belief.logic.policies import get_policy
 from belief.truth.index import IndexBuilder
 from belief.truth.record import PrivateRecord
-from belief.truth.trace import Enter, Exit, Statement, Trace
+from belief.truth.trace import Enter, Exit, Statement, Trace, event_agents
 
 
 class PrivateTrace:
@@ -60,6 +60,8 @@ class PrivateTrace:
         self.record = PrivateRecord(agent, policy, meta=meta)  # the private trace so far, and its truth
         self._seen = 0
         self._original = None                 # the event being fed, when it says who perceived it
+        #: per global event fed so far, the private trace's length after it (to place a message's ``as_of``)
+        self._upto: list[int] = []
         self._believed: Optional[set] = None  # who the agent believes perceived it, when it says so itself
 
     @property
@@ -76,6 +78,9 @@ class PrivateTrace:
     def _world_step(self, ev) -> None:
         if ev.kind not in _BELIEF_ONLY:
             self._world.step(ev, self._seen)
+        else:  # a message changes no room, but names its agents, as the checker's replay does
+            for a in event_agents(ev):
+                self._world.bit(a)
         self._seen += 1
 
     def _present(self, room: Optional[str]) -> set:
@@ -87,6 +92,9 @@ class PrivateTrace:
         return self._world.loc.get(agent) if agent else None
 
     def _keep(self, ev, **update):
+        if ev.kind in _BELIEF_ONLY and ev.as_of is not None and "as_of" not in update:
+            # the global index at which the claims were formed, as the last event of this record by then
+            update["as_of"] = (self._upto[ev.as_of] if ev.as_of < len(self._upto) else len(self.trace)) - 1
         if ev is self._original:
             update.update(self._as_believed(ev.model_copy(update=update)))
         return self.record.add_one(ev, **update)
@@ -211,6 +219,12 @@ class PrivateTrace:
         return list(self.trace.events[n:])
 
     def feed(self, ev):
+        try:
+            return self._feed_one(ev)
+        finally:
+            self._upto.append(len(self.trace))
+
+    def _feed_one(self, ev):
         if not ev.has_perception:
             return self._feed(ev)
         me = self.agent

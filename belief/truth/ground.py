@@ -158,6 +158,18 @@ class GroundTruth:
         self._conds: dict = {}
         self._nesting = 0  # conditions being settled, one inside the other
 
+    def grow(self) -> None:
+        """One event was appended (the tracker's live truth) and it named no new fluent or agent: what queries
+        memoised stays true (every memo is about a time before it: updates are appended in time order), and the
+        elimination budget grows by one event."""
+        if self._elim is not None:
+            self._elim.budget.grow(1)
+
+    def share_memos(self, other: "GroundTruth") -> None:
+        """Memoise with ``other`` (a tracker's live truth; this one, a view of a prefix of the same replay):
+        every memo is keyed by the time it is about, and both answer alike at the prefix's times."""
+        self._elim, self._conds = other._elim, other._conds
+
     # --- basics ------------------------------------------------------------------------------
     @property
     def end(self) -> int:
@@ -572,16 +584,37 @@ class GroundTruth:
 
     provenance = lookup
 
-    def _held(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
-        """``(t, value)`` of :meth:`lookup` for a normalised chain, without building its provenance."""
+    def formed(self, how: str, t: int, e: int) -> int:
+        """When the belief an update gives was formed: a sighting when it happened; a message when its sender
+        formed its claims (the message's ``as_of``, public: the recipients know when it was posted), else when
+        it is delivered."""
+        if how == HOW_TOLD:
+            as_of = getattr(self.events[e], "as_of", None)
+            if as_of is not None and as_of < t:
+                return as_of
+        return t
+
+    def _held_update(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(t, how, event, value)`` of the update :meth:`lookup` finds for a normalised chain (None: none)."""
         found = self._find(chain, fluent, at)
         if found is None:
             return None
         idx, kind, k = found
         if kind == "g":
-            return idx.times[k], self._resolve(fluent, idx.values[k], idx.times[k], at)
+            t_u = idx.times[k]
+            return t_u, idx.hows[k], idx.events[k], self._resolve(fluent, idx.values[k], t_u, at)
         ov = idx.overrides[tuple(self._aid[a] for a in chain)]
-        return ov[0][k], ov[1][k]
+        return ov[0][k], ov[4][k], ov[2][k], ov[1][k]
+
+    def _held_formed(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(formed, value)``: :meth:`_held` with the time the belief was formed (:meth:`formed`)."""
+        u = self._held_update(chain, fluent, at)
+        return None if u is None else (self.formed(u[1], u[0], u[2]), u[3])
+
+    def _held(self, chain: tuple, fluent: tuple, at: int) -> Optional[tuple]:
+        """``(t, value)`` of :meth:`lookup` for a normalised chain, without building its provenance."""
+        u = self._held_update(chain, fluent, at)
+        return None if u is None else (u[0], u[3])
 
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
@@ -638,29 +671,70 @@ class GroundTruth:
         return self.constraints.domain(fluent) if self.constraints else None
 
     def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
-        """Knowledge: the chain's own records (:meth:`_kw_direct`) or elimination across constrained fluents,
-        unless its later beliefs contradict the value through the constraints."""
+        """Knowledge (docs/logic.md). Without rules for the fluent: the chain's own records
+        (:meth:`_kw_direct`). With them: one agent knows when one value remains in its possible set and it is
+        the real one (its records say so directly, or elimination does); a deeper chain ``(x, a2, ..)`` when
+        ``x`` is aware by its records, or one value remains for the chain and ``a2..`` know. Either way a chain
+        that holds a definite value other than the real one does not know (knowledge implies belief of the
+        true value, at every order), nor one whose later-formed beliefs contradict the value through the rules."""
         el = self._elim
         if el is None or self.constraints is None or not self.constraints.constrained(fluent):
-            return self._kw_direct(chain, fluent, at)
+            return self._kw_direct(chain, fluent, at) and not (len(chain) > 1
+                                                               and self._believes_otherwise(chain, fluent, at))
         key = (chain, fluent, at)
         kw = el.known.get(key)
         if kw is None:
-            kw = el.known[key] = (
-                (self._kw_direct(chain, fluent, at)
-                 or (el.knows(chain, fluent, at) and (len(chain) == 1 or self._kw(chain[1:], fluent, at))
-                     and not (len(chain) == 1 and self._believes_otherwise(chain, fluent, at))))
-                and not el.defeated(chain, fluent, at))
+            if len(chain) == 1:  # (a value seen but not named, OPAQUE, is known directly; a message posted
+                # before possible changes the chain saw since is weighed by elimination only)
+                kw = el.knows(chain, fluent, at) or (self._kw_direct(chain, fluent, at)
+                                                     and not self._told_earlier(chain, fluent, at))
+            else:
+                kw = self._kw_direct(chain, fluent, at) or (el.knows(chain, fluent, at)
+                                                            and self._kw(chain[1:], fluent, at))
+            kw = el.known[key] = (kw and not self._believes_otherwise(chain, fluent, at)
+                                  and not el.defeated(chain, fluent, at))
         return kw
+
+    def _told_earlier(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """Is the chain's value from a message whose claims were formed before it was delivered (``as_of``)?"""
+        p = self._held_formed(chain, fluent, at)
+        held = self._held(chain, fluent, at)
+        return p is not None and held is not None and p[0] != held[0]
 
     def _believes_otherwise(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Does ``chain`` hold a definite value other than the real one (a false or stale message)? Then it does
-        not know by elimination either: knowledge is factive."""
+        not know, by its records or by elimination: knowledge is factive, and implies belief of the true value."""
         p = self.lookup(chain, fluent, at)
         if p is None or is_marker(p.value):
             return False
         real = self._actual(fluent, at)
-        return real is None or p.value != real.value
+        if real is not None and p.value == real.value:
+            return False
+        return len(chain) == 1 or not self._looked_since(chain, fluent, p.t, at)
+
+    def _looked_since(self, chain: tuple, fluent: tuple, since: int, at: int) -> bool:
+        """For ``(x, a2, ..)``: did ``x`` witness ``a2..`` perceive the fluent with a definite value after ``since``
+        (when the chain's belief was delivered)? Then ``x``'s record of what they believe is older than what it
+        knows they saw since: it holds no belief about what they saw (docs/logic.md, "Awareness")."""
+        idx = self._index.get(fluent)
+        rest = self._ids(chain[1:])
+        a1 = self._aid.get(chain[0])
+        if idx is None or rest is None or a1 is None:
+            return False
+        smask = 0
+        for i in rest:
+            smask |= 1 << i
+        wlist = idx.wit_by_agent.get(a1) or []
+        k = bisect_right(wlist, bisect_right(idx.times, at) - 1) - 1
+        while k >= 0 and idx.times[wlist[k]] > since:
+            j = wlist[k]
+            k -= 1
+            if ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask and idx.values[j] is not UNSURE
+                    and idx.hows[j] != HOW_TOLD
+                    and (not idx.percs or j not in idx.percs or idx.percs[j].follows((a1, *rest)))
+                    and (j not in idx.conds or self._cond_ok(idx, j, chain))):
+                return True
+        return False
 
     def _kw_direct(self, chain: tuple, fluent: tuple, at: int) -> bool:
         idx = self._index.get(fluent)
@@ -699,6 +773,8 @@ class GroundTruth:
         while k >= 0:
             j = wlist[k]
             k -= 1
+            if idx.excl.get(j) == smask and idx.values[j] is UNSURE:
+                continue  # the rest's own possible change: it knows what it did (only a change it missed counts)
             seen = (idx.masks[j] & smask) == smask and (idx.excl.get(j) != smask or self._spoke_truly(idx, j, fluent))
             if seen and idx.percs and j in idx.percs:  # in a1's view of the update, did the others perceive it?
                 seen = idx.percs[j].follows((a1, *rest))

@@ -808,7 +808,13 @@ class IndexBuilder:
                 self.fail(ev, f"policy {getattr(self.policy, 'name', self.policy)!r} returned {eff!r}, "
                               f"not a GroupEffect or ChainEffect")
 
+    def _check_as_of(self, ev, t):
+        if ev.as_of is not None and ev.as_of > t:
+            self.fail(ev, f"as_of={ev.as_of} is later than the message itself (t={t}): claims are formed before "
+                          f"they are delivered")
+
     def on_tell(self, ev, t, e):
+        self._check_as_of(ev, t)
         self.bit(ev.sender)
         listeners = tuple(dict.fromkeys(r for r in ev.recipients if r != ev.sender))
         for r in listeners:
@@ -816,6 +822,7 @@ class IndexBuilder:
         self._apply(ev, self._context(ev, self._overheard(ev, listeners), False), t, e)
 
     def on_announce(self, ev, t, e):
+        self._check_as_of(ev, t)
         self.bit(ev.sender)
         if ev.audience is not None:
             listeners = tuple(dict.fromkeys(a for a in ev.audience if a != ev.sender))

@@ -25,7 +25,7 @@ from bisect import bisect_right
 from typing import Optional
 
 from belief.logic.constraints import Budget, Constraints, Known
-from belief.truth.index import HOW_TOLD, UNSURE, is_marker
+from belief.truth.index import HOW_TOLD, OPAQUE, UNSURE, is_marker
 
 
 class Elimination:
@@ -35,6 +35,9 @@ class Elimination:
         self.truth = truth
         self.c = constraints
         self._memo: dict = {}
+        #: (chain, fluent, its last update at or before the time asked, the chain's last message) -> base set;
+        #: kept only where nothing later than that update can change it (see :meth:`base`)
+        self._bases: dict = {}
         self._groups: dict = {}  # fluent -> (group number, members)
         self._n_groups = 0
         self._busy: set = set()
@@ -66,72 +69,136 @@ class Elimination:
         return g
 
     # --- one fluent: what the chain's own records leave possible ---------------------------------
-    def _observed(self, idx, j: int, chain: tuple, smask: int) -> bool:
+    def _observed(self, idx, j: int, chain: tuple, ids, smask: int) -> bool:
+        """Does update ``j`` reach ``chain`` (all its agents observed it together, in their views, and the chain
+        draws its condition)? The chain's own possible change (or its own message) does not."""
         return ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
+                and (not idx.percs or j not in idx.percs or idx.percs[j].reaches(ids))
                 and (j not in idx.conds or self.truth._cond_ok(idx, j, chain)))
 
+    def _witnessed(self, idx, j: int, chain: tuple, ids) -> bool:
+        """For a chain ``(x, a2, ..)``: did ``x`` witness an update that ``a2..`` perceived together (in ``x``'s
+        view) with a definite value, without perceiving it with them? Then ``x`` knows they saw what ``x``
+        itself can tell of the value."""
+        if len(ids) < 2 or not (idx.wmasks[j] >> ids[0]) & 1 or idx.values[j] is UNSURE:
+            return False
+        rest = 0
+        for i in ids[1:]:
+            rest |= 1 << i
+        if (idx.masks[j] & rest) != rest or idx.excl.get(j) == rest:
+            return False
+        if idx.percs and j in idx.percs and not idx.percs[j].follows(ids):
+            return False
+        return j not in idx.conds or self.truth._cond_ok(idx, j, chain)
+
     def base(self, chain: tuple, g: tuple, at: int) -> Optional[frozenset]:
+        """The values of ``g`` that ``chain``'s own records leave (None: any), before the rules bind it to others.
+
+        Only the chain's perceptions count, never the hidden world: its *best record* of ``g`` (the one formed
+        latest: a sighting when it happened, a message when its sender formed it, ``as_of``), else ``g``'s
+        initial values; then the possible changes it saw after that record (each one's named outcome), or any
+        value when it knows of a change it did not see. Updates it merely witnessed, its own possible changes,
+        and changes whose condition it rules out change nothing.
+
+        Memoised by the fluent's last update up to ``at`` (and the chain's last message): the walk reads only
+        those updates, and a window of possible changes also the other fluents of those changes up to ``at``
+        (kept with their last updates, checked when the memo is read); a set that resolved an OPAQUE value
+        (read from reality up to ``at``) is not kept."""
         t = self.truth
-        dom = self.c.domain(g)
-        if t._kw_direct(chain, g, at):
-            # the value as the chain's first agent holds it (for a deeper chain it may lag behind reality:
-            # the first agent knows that the others know what it knows)
-            held = t._held(chain[:1], g, t._at(at))  # as value() reads it (-1: the last event)
-            held = held[1] if held is not None else None
-            if isinstance(held, str):
-                return frozenset((held,))
-            real = t._actual(g, at, eliminate=False)
-            return frozenset((real.value if real is not None else None,))
         idx = t._index.get(g)
         ids = t._ids(chain)
         if idx is None or ids is None:
             return self.c.initial(g)
+        last = bisect_right(idx.times, at) - 1
+        ov = idx.overrides.get(tuple(ids)) if idx.overrides else None
+        key = (chain, g, last, bisect_right(ov[0], at) if ov is not None else 0)
+        kept = self._bases.get(key)
+        if kept is not None and all(bisect_right(h.times, at) - 1 == k for h, k in kept[1]):
+            return kept[0]
+        out, deps = self._base(chain, g, at, idx, ids, last, ov)
+        if deps is not None:
+            self._bases[key] = (out, deps)
+        return out
+
+    def _base(self, chain: tuple, g: tuple, at: int, idx, ids, last: int, ov) -> tuple:
+        """``(base set, deps)`` of :meth:`base`: ``deps``, what else it read (``(index, last update)`` pairs),
+        or None when it may not be kept."""
+        t = self.truth
+        init = self.c.initial(g)
+        exact: Optional[tuple] = ()
         smask = 0
         for i in ids:
             smask |= 1 << i
-        last = bisect_right(idx.times, at) - 1
-        wl = idx.wit_by_agent.get(ids[0]) or []
-        if bisect_right(wl, last) == 0:
-            return self.c.initial(g)  # nothing the chain's first agent knows of has touched g
-        window = []  # possible changes the chain saw since its latest definite value
-        v0 = None
+        a1 = 1 << ids[0]
+        best_key: Optional[int] = None  # the formation time of the best record so far
+        best: Optional[frozenset] = None
+        window: list = []  # possible changes the chain saw (positions)
+        unseen: list = []  # times of changes the chain's first agent knows of and the chain did not see
+        if ov is not None:  # the chain's own policy updates (messages written to this chain only)
+            k = bisect_right(ov[0], at) - 1
+            if k >= 0:
+                v = ov[1][k]
+                best_key = t.formed(HOW_TOLD if ov[4][k] == HOW_TOLD else "", ov[0][k], ov[2][k])
+                best = frozenset((v,)) if not is_marker(v) else None
         j = last
         try:
             for j in range(last, -1, -1):
-                if not self._observed(idx, j, chain, smask):
-                    if idx.changes[j] and (idx.wmasks[j] & smask):
-                        return dom  # a change someone in the chain knows of but did not see
+                tj = idx.times[j]
+                if best_key is not None and tj < best_key:
+                    break  # every earlier record was formed before the best one, and changes before it do not count
+                if not self._observed(idx, j, chain, ids, smask):
+                    if idx.excl.get(j) == smask:
+                        continue  # its own possible change (it knows what it did) or its own message
+                    if idx.changes[j] and idx.wmasks[j] & a1 and (j not in idx.conds or t._cond_ok(idx, j, chain)):
+                        unseen.append(tj)
+                    elif self._witnessed(idx, j, chain, ids) and (best_key is None or tj > best_key):
+                        best_key, best = tj, self.possible(chain[:1], g, tj)
                     continue
-                if idx.values[j] is UNSURE:
-                    if j not in idx.outcomes:
-                        return dom
+                v = idx.values[j]
+                if v is UNSURE:
                     window.append(j)
                     continue
-                if idx.hows[j] == HOW_TOLD:
-                    return dom
-                v = t._resolve(g, idx.values[j], idx.times[j], at)
-                if is_marker(v) or v is None:
-                    return dom
-                v0 = v
-                break
+                key = t.formed(idx.hows[j], tj, idx.events[j])
+                if best_key is None or key > best_key:
+                    if v is OPAQUE:
+                        exact = None  # (resolved by reality up to ``at``)
+                    v = t._resolve(g, v, tj, at)
+                    best_key, best = key, (frozenset((v,)) if not is_marker(v) else None)
         finally:
             self.budget.spend(last - j + 1, self.c, g)  # the updates walked back over
+        dom = self.c.domain(g)
+        if best_key is not None:
+            if any(x > best_key for x in unseen):
+                return dom, exact
+            window = [j for j in window if idx.times[j] > best_key]
+            start = best
+        else:
+            if unseen:
+                return dom, exact
+            start = init
         if not window:
-            return dom
-        happened = self._happened(chain, smask, idx, window, at)
+            return start, exact
+        if any(j not in idx.outcomes for j in window):
+            return dom, exact
+        happened, read = self._happened(chain, ids, smask, idx, window, at)
+        if exact is not None:
+            exact = None if read is None else exact + read
         outs = {idx.outcomes[j] for j in window if happened is None or idx.times[j] >= happened}
         if happened is None:
-            if v0 is None:
-                return dom
-            outs.add(v0)
-        return frozenset(outs)
+            if start is None:
+                return dom, exact
+            outs |= start
+        return frozenset(outs), exact
 
-    def _happened(self, chain, smask, idx, window, at) -> Optional[int]:
-        """The earliest time from which one of the ``window`` changes surely happened, or None: the chain saw
-        another fluent of the same events take a new value with only those events in between."""
+    def _happened(self, chain, ids, smask, idx, window, at) -> tuple:
+        """``(time, read)``: the earliest time from which one of the ``window`` changes surely happened, or None:
+        the chain saw another fluent of the same events take a new value with only those events in between;
+        ``read``, the other fluents' indexes with their last update up to ``at`` (None: it resolved an OPAQUE
+        value, which reads reality)."""
         t = self.truth
         events = {idx.events[j]: idx.times[j] for j in window}
         best = None
+        read: Optional[list] = []
         ev_fluents: set[tuple] = set()
         for j in window:
             ev = t.events[idx.events[j]]
@@ -141,11 +208,13 @@ class Elimination:
             if hidx is None or hidx is idx:
                 continue
             last = bisect_right(hidx.times, at) - 1
+            if read is not None:
+                read.append((hidx, last))
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
             j = last
             for j in range(last, -1, -1):
-                if not self._observed(hidx, j, chain, smask):
+                if not self._observed(hidx, j, chain, ids, smask):
                     continue
                 v = hidx.values[j]
                 if v is UNSURE:
@@ -158,6 +227,8 @@ class Elimination:
                     continue
                 if hidx.hows[j] == HOW_TOLD:
                     break
+                if v is OPAQUE:
+                    read = None
                 v = t._resolve(h, v, hidx.times[j], at)
                 if is_marker(v):
                     break
@@ -169,7 +240,7 @@ class Elimination:
                     best = e if best is None else max(best, e)
                 break
             self.budget.spend(last - j + 1, self.c, h)  # the updates walked back over
-        return best
+        return best, (tuple(read) if read is not None else None)
 
     # --- the group -------------------------------------------------------------------------------
     def propagate(self, sets: dict) -> dict:
@@ -216,18 +287,20 @@ class Elimination:
         return real is not None and next(iter(s)) == real.value
 
     def _held_group(self, chain: tuple, f: tuple, at: int) -> dict:
-        """Member of ``f``'s group -> ``(t, value)`` the chain holds at ``at`` (None: never set), in group order."""
+        """Member of ``f``'s group -> ``(formed, value)`` the chain holds at ``at`` (None: never set), in group
+        order: ``formed`` is when the belief was formed (a sighting's time; a message's ``as_of``)."""
         number, group = self._group(f)
         key = (chain, number, at)
         held = self._holding.get(key)
         if held is None:
-            held = self._holding[key] = {g: self.truth._held(chain, g, at) for g in group}
+            held = self._holding[key] = {g: self.truth._held_formed(chain, g, at) for g in group}
         return held
 
     def revised(self, chain: tuple, f: tuple, at: int) -> tuple:
         """The chain's beliefs of ``f``'s group revised by recency: ``((t, {fluent: value}), ...)``, newest first.
 
-        Beliefs formed together (at one event ``t``: one message, one sighting) are a batch. From the newest
+        Beliefs formed together (at one time: one message, one sighting; a message's claims are formed when
+        its sender formed them, ``as_of``, not when they are delivered) are a batch. From the newest
         batch back, a batch is kept when the rules leave it consistent with the batches kept so far (newer
         ones), else set aside whole: a stale claim never outweighs a newer belief, and a batch that contradicts
         itself says nothing. Each fluent has one belief (its latest), so this is one propagation per batch,

@@ -396,6 +396,12 @@ def _overheard_by():
                                            "recipients do not know")
 
 
+def _as_of():
+    return Field(default=None, ge=-1, description="the event index at which the sender formed the claims (posted "
+                                                  "the message), when earlier than its delivery; -1: before "
+                                                  "the trace's first event")
+
+
 class _Message(_Event):
     """What a private and a public message share (the fields stay in the subclasses, in their dump order)."""
 
@@ -431,6 +437,7 @@ class Tell(_Message):
     recipients: tuple[Name, ...] = Field(min_length=1)
     content: tuple[Content, ...] = Field(min_length=1)
     overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
+    as_of: Optional[int] = _as_of()
 
     @model_validator(mode="before")
     @classmethod
@@ -450,6 +457,7 @@ class Announce(_Message):
     audience: Optional[tuple[Name, ...]] = None
     content: tuple[Content, ...] = Field(min_length=1)
     overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
+    as_of: Optional[int] = _as_of()
 
     def describe(self):
         return f"{self.sender} publicly claimed that " + "; ".join(c.text() for c in self.content)

@@ -72,8 +72,8 @@ class TrackedTruth(GroundTruth):
         b = tracker.replay
         events = tracker.trace._events if live else _Prefix(tracker.trace._events, len(tracker.trace))
         # agent -> id only grows (b.aid is shared): ids of agents met later are never in the prefix's updates.
-        # The world's rules are the tracker's; the elimination memo is per truth (the live one forgets it on
-        # every append)
+        # The world's rules are the tracker's; the elimination memo is the live truth's, shared by the views of
+        # prefixes (every memo is about a time); the live one forgets it when an append names a new fluent or agent
         super().__init__(tracker.trace, b.policy, tracker.agent_names(), b.index, b.loc, b.chapters,
                          tracker.constraints, events=events, aid=b.aid)
         self._n_fluents = None if live else len(b.index)
@@ -149,11 +149,15 @@ class Tracker:
             if problems:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
+        n_fluents, n_agents = len(self.replay.index), len(self.replay.agents)
         self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
         live = self._live
-        live.forget()  # possible-value sets and met conditions are memoised per truth: start afresh
+        if len(self.replay.index) != n_fluents or len(self.replay.agents) != n_agents:
+            live.forget()  # a new fluent may join a constraint group, a new agent new chains: start afresh
+        else:
+            live.grow()  # what was memoised is about earlier times, which the new event does not change
         if len(self._agents) != len(self.replay.agents):
             live.agents = self.agent_names()
         return ev
@@ -190,6 +194,7 @@ class Tracker:
         Cheap: it shares the tracker's replay; the same object until the next append."""
         if self._truth is None:
             self._truth = TrackedTruth(self)
+            self._truth.share_memos(self._live)
         return self._truth
 
     # --- queries (the GroundTruth methods, on the events so far) --------------------------------

@@ -301,10 +301,10 @@ class raw_env(TurnBasedTextEnv):
         self._pending_message = ""
         if message:
             facts = parse_message_facts(message)
-            self._log(Action(name="say", agent=agent, room=room_id(out.to), visible_to=(agent,), source=src,
-                             params={"turn": self.turn, "round": self.round, "text": message, "facts": facts}))
+            said = self._log(Action(name="say", agent=agent, room=room_id(out.to), visible_to=(agent,), source=src,
+                                    params={"turn": self.turn, "round": self.round, "text": message, "facts": facts}))
             self._outbox.append({"sender": agent, "text": message, "round": self.round, "posted_turn": self.turn,
-                                 "facts": facts})
+                                 "facts": facts, "posted_t": said.t if said is not None else None})
         # public record of this turn, and what the agents present saw
         rec = {"turn": self.turn, "agent": agent, "from": out.frm, "to": out.to, "score": w.score}
         for a in AGENTS:
@@ -332,7 +332,7 @@ class raw_env(TurnBasedTextEnv):
         if self._outbox:
             for m in self._outbox:
                 ev = delivery_event(m["sender"], [a for a in AGENTS if a != m["sender"]], m["facts"],
-                                    self._source("deliver"))
+                                    self._source("deliver"), as_of=m.get("posted_t"))
                 if ev is not None:
                     self._log(ev)
             for m in self._outbox:

@@ -147,14 +147,33 @@ def possible_change_event(world, agent: str, room: int, source: str, turn: int =
     return out
 
 
+def all_sequences(max_phases: int = 3) -> list:
+    """Every remaining sequence of 1..``max_phases`` phases (as ``seq`` values)."""
+    out: list = []
+    level: list = [()]
+    for _ in range(max_phases):
+        level = [s + (c,) for s in level for c in COLOURS]
+        out.extend(seq_value(s) for s in level)
+    return out
+
+
 def world_constraints(world, max_turns: int) -> list:
-    """The game's rules for knowledge by elimination (docs/logic.md): where bombs can be, one bomb per room."""
+    """The game's rules for knowledge by elimination (docs/logic.md): where bombs can be, one bomb per room, and
+    the links between a bomb's fluents (a defused bomb is nowhere, has no remaining sequence, and has changed)."""
     rooms = [room_id(r) for r in world.map.rooms]
     bombs = [bomb_id(b) for b in sorted(world.bombs)]
+    phases = max((len(b.sequence) for b in world.bombs.values()), default=3)
     return [
         {"kind": "domain", "predicate": "in", "values": rooms + ["defused"], "initial": rooms},
         {"kind": "domain", "predicate": "contents", "values": bombs + ["none"]},
         {"kind": "inverse", "forward": "in", "backward": "contents", "empty": "none", "outside": ["defused"]},
+        {"kind": "domain", "predicate": "seq", "values": ["none"] + all_sequences(phases),
+         "initial": all_sequences(phases)},
+        {"kind": "domain", "predicate": "changed", "values": ["no", "yes"], "initial": ["no"]},
+        {"kind": "implies", "if": {"predicate": "in", "values": ["defused"]},
+         "then": {"predicate": "seq", "values": ["none"]}, "iff": True},
+        {"kind": "implies", "if": {"predicate": "in", "values": ["defused"]},
+         "then": {"predicate": "changed", "values": ["yes"]}},
         {"kind": "domain", "predicate": "last_defusal", "values": ["never"] + [turn_value(k) for k in range(max_turns)]},
         {"kind": "domain", "predicate": "last_defuser", "values": ["nobody"] + list(world.agents)},
     ]
@@ -181,13 +200,27 @@ def defusal_events(world, agent: str, outcome, turn: int, source: str, params: d
                        visible_to=(agent,), params=params, source=source)]
     effects += [_eff(f_in(b), "defused"), _eff(f_contents(outcome.frm), "none")]
     everyone = tuple(world.agents)
+    room = room_id(outcome.frm)
+    last_phase = tuple(c for c in world.cutters[agent])
+    # the public score jump, with the actor's public location, says that the bomb in its room (whichever it
+    # was: one possible change per bomb, never the hidden world's) lost its last phase to the actor; those who
+    # saw it or knew which bomb it was rule the others out
+    vanished = [Possible(agent=agent, observers=everyone,
+                         fluents=(f_in(bb), f_seq(bb), f_changed(bb), f_last_defusal(bb), f_last_defuser(bb)),
+                         values=("defused", "none", "yes", turn_value(turn), agent),
+                         given=(Condition(fluent=f_in(bb), values=(room,)),
+                                Condition(fluent=f_seq(bb), values=last_phase)), source=source)
+                for bb in sorted(world.bombs)]
     return [
         Action(name="apply", agent=agent, room=room_id(outcome.frm), effects=tuple(effects),
                visible_to=tuple(outcome.present), params=params, source=source),
         # the public score jump: the bomb in the actor's room is gone (whoever knew it was there learns which;
-        # drawn before the room is seen empty, so that knowing by elimination where it was still counts)
-        Observe(agents=everyone, fluents=(f_in(b), f_seq(b), f_changed(b), f_last_defusal(b), f_last_defuser(b)),
+        # drawn before the room is seen empty, so that knowing by elimination where it was still counts) ...
+        Observe(agents=everyone, fluents=(f_in(b), f_seq(b), f_changed(b), f_last_defusal(b), f_last_defuser(b),
+                                          f_contents(outcome.frm)),
                 given=Condition(fluent=f_in(b), values=(room_id(outcome.frm),)), source=source),
+        # ... and to the others, a possible change of each bomb that may have been there
+        *vanished,
         Observe(agents=everyone, fluents=(f_contents(outcome.frm),), source=source),
     ]
 
@@ -224,13 +257,14 @@ def message_content(facts: list) -> tuple:
     return tuple(unique.values())
 
 
-def delivery_event(sender: str, audience, facts: list, source: str):
+def delivery_event(sender: str, audience, facts: list, source: str, as_of: int | None = None):
+    """The delivery of a message posted at event ``as_of`` (its claims were formed then)."""
     content = message_content(facts)
     if not content:
         return None
-    return Announce(sender=sender, audience=tuple(audience), content=content, source=source)
+    return Announce(sender=sender, audience=tuple(audience), content=content, source=source, as_of=as_of)
 
 
-__all__ = ["world_constraints", "cuttable_sequences", "setup_events", "room_view_events", "possible_change_event", "sequence_seen_events",
+__all__ = ["world_constraints", "all_sequences", "cuttable_sequences", "setup_events", "room_view_events", "possible_change_event", "sequence_seen_events",
            "defusal_events", "delivery_event", "message_content", "f_at", "f_contents", "f_in", "f_seq",
            "f_changed", "f_last_defusal", "f_last_defuser", "room_id", "bomb_id", "seq_value", "turn_value"]

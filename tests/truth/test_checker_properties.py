@@ -86,7 +86,8 @@ class Reference:
         self.snapshots: list = []
         self.t = -1
 
-    def update(self, group, f, v, except_solo=None, witnesses=(), change=False, cond=None, ev=None, message=None):
+    def update(self, group, f, v, except_solo=None, witnesses=(), change=False, cond=None, ev=None, message=None,
+               told=False):
         """``group``: the update's observers (or, for a message, the agents its policy chose); ``ev``: the event,
         when it says who perceived it; ``message``: a message's event model (its observers are fixed)."""
         group = set(group)
@@ -123,7 +124,7 @@ class Reference:
             self.beliefs[(c, f)] = (v, self.t)
         if perceivers | set(witnesses):
             self.records.setdefault(f, []).append(
-                (self.t, seen, frozenset(perceivers | set(witnesses)), v, change, cond, except_solo))
+                (self.t, seen, frozenset(perceivers | set(witnesses)), v, change, cond, except_solo, told))
 
     def last_held(self, c, g, t, snap=None):
         """The chain's last value of g at t that is not 'unsure' (what it last saw)."""
@@ -257,7 +258,7 @@ class Reference:
             for c in ev.content:
                 f, v = c.fluent, c.value
                 if self.policy == "strict-truthful":
-                    self.update({s, *listeners}, f, v, except_solo=s, message=model)
+                    self.update({s, *listeners}, f, v, except_solo=s, message=model, told=True)
                 else:
                     ch = ev.chapter if ev.chapter is not None else self.last_chapter
                     parts, ranks = self.chapters.get(ch, [set(), {}])
@@ -274,6 +275,16 @@ class Reference:
     def value(self, c, f, t):
         return self.resolve(f, self.snapshots[t].get((c, f)), t) if t >= 0 else "<unknown>"
 
+    def looked_since(self, c, f, since, t):
+        """Did ``c[0]`` witness ``c[1:]`` perceive ``f`` (not by a message) with a definite value after ``since``?"""
+        rest = set(c[1:])
+        for (tr, seen_by, w, v, change, cond, excl, told) in self.records.get(f, []):
+            if not since < tr <= t or c[0] not in w or v == UNSURE_ or told or (excl is not None and rest == {excl}):
+                continue
+            if seen_by(c[0], c[1:]) and (cond is None or self.last_held(c, cond[0], tr - 1) in cond[1]):
+                return True
+        return False
+
     def knows(self, c, f, t):
         """Knowledge as the README defines it, decided by scanning every record of the fluent."""
         if len(c) == 1:
@@ -286,10 +297,16 @@ class Reference:
             return r is not None and r[0] == held[0]
         if not self.knows(normalize_chain(c[1:]), f, t):
             return False
+        held = self.value(c, f, t)
+        if held not in ("<unknown>", UNSURE_, OPAQUE_) and held != (self.reality_at(f, t) or ("<none>",))[0] \
+                and not self.looked_since(c, f, self.snapshots[t][(c, f)][1], t):
+            return False  # awareness implies believing that the others believe the true value
         rest = set(c[1:])
-        for (tr, seen_by, w, v, change, cond, excl) in reversed(self.records.get(f, [])):
+        for (tr, seen_by, w, v, change, cond, excl, _told) in reversed(self.records.get(f, [])):
             if tr > t or c[0] not in w:
                 continue
+            if excl is not None and rest == {excl} and v == UNSURE_:
+                continue  # the others' own possible change: they know what they did (only a change missed counts)
             spoke_truly = (v != UNSURE_ and self.policy == "strict-truthful"  # a truthful sender knew what it said
                            and (self.reality_at(f, tr) or (None,))[0] == v)
             seen = seen_by(c[0], c[1:]) and not (excl is not None and rest == {excl} and not spoke_truly)

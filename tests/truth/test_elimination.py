@@ -219,8 +219,14 @@ def test_a_stale_message_is_believed_never_known_even_when_elimination_pins_the_
     truth = check(Trace(events, meta={"constraints": BOMB_RULES}))
     f = ("in", "bomb_1")
     assert truth.knows("bravo", f, at=4)  # before the message
-    assert truth.value("bravo", f) == "room_6" and truth.possible("bravo", f) == {"defused"}
+    # the message (formed when it is delivered: it says no earlier as_of) is bravo's latest-formed record
+    assert truth.value("bravo", f) == "room_6" and truth.possible("bravo", f) == {"room_6"}
     assert not truth.knows("bravo", f)
+    # posted before the vanish (as_of): the sighting is the newer record, so the rules still leave "defused";
+    # but bravo believes room 6 (the belief is the latest delivered), so it does not know either
+    early = check(Trace(events[:-1] + [events[-1].model_copy(update={"as_of": 0})], meta={"constraints": BOMB_RULES}))
+    assert early.value("bravo", f) == "room_6" and early.possible("bravo", f) == {"defused"}
+    assert not early.knows("bravo", f)
 
 
 # --- later beliefs that contradict each other defeat only what a consistent part of them rules out ----------

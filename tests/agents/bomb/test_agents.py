@@ -133,3 +133,26 @@ def test_as_self_answers_each_question_as_the_asked_agents_own_belief(kinds):
             assert r["as_self"] == intro[(r["turn"], r["set"])], r["id"]
             compared += 1
     assert compared > 10
+
+
+def test_belief_agent_messages_never_contradict_themselves():
+    """Issue 28: "Room 6 is empty. Bomb 3 (in Room 6) remaining sequence: red." Over many episodes (default and
+    random maps), every message the belief team delivers is consistent under the world's declared rules (its
+    claims, propagated with the trace's constraints, leave every fluent a value)."""
+    from belief.logic.constraints import constraints_of
+
+    delivered = 0
+    for seed, random_maps in [(s, False) for s in range(6)] + [(s, True) for s in (1, 5, 12)]:
+        trace = run_episode("belief", seed, random_maps=random_maps, ask=False)["_trace"]
+        rules = constraints_of(trace)
+        for ev in trace:
+            if ev.kind != "announce":
+                continue
+            delivered += 1
+            sets: dict = {}
+            for c in ev.content:
+                assert sets.get(c.fluent, {c.value}) == {c.value}, (seed, ev.describe())
+                sets[c.fluent] = frozenset((c.value,))
+            prop = rules.propagate(sets)
+            assert all(v is None or v for v in prop.values()), (seed, random_maps, ev.describe())
+    assert delivered > 100

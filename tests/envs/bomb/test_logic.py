@@ -164,7 +164,10 @@ def test_you_changed_it_needs_evidence_for_the_teammate():
         "Inspect Bomb",
     ])
     t = check(e.trace)
-    assert t.knows("alpha", f_changed(1)) and not t.knows("alpha", f_last_defuser(1))
+    # alpha read the bomb again: it changed, and only charlie (who holds red) stayed with it between alpha's two
+    # readings (alpha's own stays do not count against it: it knows what it did), so alpha knows who cut it
+    assert t.knows("alpha", f_changed(1)) and t.knows("alpha", f_last_defuser(1))
+    assert t.possible("alpha", f_last_defuser(1)) == {"charlie"}
 
 
 def test_private_trace_holds_only_what_the_agent_perceived():

@@ -111,3 +111,33 @@ def test_malformed_trace_is_a_trace_error(tmp_path):
     bad_ev.write_text("\n".join(lines[:acts[0]] + [json.dumps(ev)] + lines[acts[0] + 1:]) + "\n")
     with pytest.raises(TraceError, match="malformed bomb_v0 trace"):
         questions(Trace.read(bad_ev))
+
+
+def test_knows_that_a_bomb_changed_needs_the_change():
+    """"Do you know that Bomb 1 has changed?" is No while it has not, though everyone knows it has not (the
+    rules say bombs start unchanged); once Alpha has cut a phase of it, Alpha knows that it has."""
+    from belief.envs.bomb import environment as bomb_v0
+    from belief.envs.bomb.events import f_changed
+    from belief.envs.bomb.text import TextInterface
+    from belief.envs.bomb.tom import answer
+    from belief.envs.bomb.world import DEFAULT_MAP, Bomb, World
+    from belief.truth.checker import check
+
+    bombs = {1: (5, ("red", "green")), 2: (3, ("blue",)), 3: (0, ("green", "green", "blue")), 4: (6, ("red",)),
+             5: (8, ("blue", "red"))}
+    w = World(DEFAULT_MAP, {b: Bomb(b, r, s) for b, (r, s) in bombs.items()}, {a: 5 for a in ("alpha", "bravo", "charlie")})
+    e = bomb_v0.raw_env(seed=0)
+    e.reset(options={"world": w})
+    ti = TextInterface(e)
+    ti.step("Inspect Bomb")
+    truth = check(e.trace)
+    at = len(e.trace) - 1
+    assert truth.reality(f_changed(1), at) == "no" and truth.knows_chain(("alpha",), f_changed(1), at)
+    for level in ("introspection", "first_order", "second_order"):
+        assert answer(truth, level, "alpha", "bravo", "changed", 1, 0, at) is False
+    ti.step("Inspect Bomb")
+    ti.step("Inspect Bomb")
+    ti.step("Apply Red Tool")  # alpha cuts the red phase
+    truth = check(e.trace)
+    at = len(e.trace) - 1
+    assert answer(truth, "introspection", "alpha", "bravo", "changed", 1, 3, at) is True
