@@ -24,7 +24,7 @@ from belief.envs.maze import capture as capture_v0
 from belief.envs.maze import escape as escape_v0
 from belief.envs.coordqa.questions import action_answer, ec_questions, jp_question, tom_questions
 from belief.envs.maze.environment import PLAYERS
-from belief.envs.maze.tom import SelectedSet
+from belief.envs.maze.tom import selected_set
 from belief.envs.maze.world import ACTION_NAMES
 from belief.grading.shortcuts import Panel
 from belief.truth.checker import check
@@ -105,7 +105,7 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
     rng = random.Random(f"coordqa:{config.game}:{seed}")
     tom, plans, answers, as_self, jp_hits, jp_total = [], [], [], [], 0, 0
     asked: set = set()  # (round, player) of the JP questions asked
-    selected = SelectedSet(e.trace.meta, seed, PLAYERS) if config.tom_rows or config.files else None
+    selected = selected_set(e.trace.meta, seed, PLAYERS) if config.tom_rows or config.files else None
     sel_asked: list = []
     sel_given: dict = {}
     fed = 0
@@ -136,13 +136,12 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         for p, other in agents.items():
             other.perceive(e.take_perceived(p), e.infos[p])
         if selected is not None:  # the selected questions at the end of this step, asked of the one who acted
-            new = list(e.trace)[fed:]
-            fed += len(new)
-            for i, ev in enumerate(new):
-                last = i == len(new) - 1
-                for q in selected.feed(ev, asked=last, who=name if e.active(name) else None):
-                    sel_asked.append(q)
-                    sel_given[q.id] = agents[q.asked].answer(q.public())
+            while fed < len(e.trace):
+                selected.feed(e.trace[fed])
+                fed += 1
+            for q in selected.ask(name) if e.active(name) else ():
+                sel_asked.append(q)
+                sel_given[q.id] = agents[q.asked].answer(q.public())
     out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "rules": config.rules,
            "questions": len(tom),
            "jp_agreement": jp_hits / jp_total if jp_total else None}

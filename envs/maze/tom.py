@@ -15,9 +15,9 @@ Pure: the same trace gives the same questions (seeded order, no clock).
 
 from __future__ import annotations
 
-from belief.envs.base.selected import SelectedQuestion, SelectedStream
+from belief.envs.base.selected import StepSelection
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, chains
+from belief.grading.selector import Cell, Limits
 
 #: the deepest chain of the selected questions
 DEPTH = 4
@@ -69,36 +69,11 @@ def phrasing(players: tuple[str, ...]) -> Phrasing:
     return Phrasing(fact=fact_for(None), special=lambda q: render(q, Phrasing(fact=fact_for(q.agent))))
 
 
-class SelectedSet:
-    """The selected set of one maze episode, fed its global trace one event at a time: after every action of a
-    player it returns the questions picked for that player (see the module docstring); :meth:`kept` the ids the
-    balance keeps once it is over."""
-
-    def __init__(self, meta: dict, seed, players: tuple[str, ...]):
-        self.players = tuple(players)
-        self.stream = SelectedStream(meta, seed=f"maze:{meta.get('env')}:{seed}", limits=LIMITS,
-                                     template=template_for(self.players))
-        self.words = phrasing(self.players)
-        self.chains = chains(self.players, DEPTH)
-        self._turn = 0
-
-    def feed(self, ev, asked: bool = False, who: str | None = None) -> list[SelectedQuestion]:
-        """Append ``ev``; with ``asked`` (``ev`` ends a step) the questions picked for ``who`` (the player who
-        acted in that step; None: nobody, e.g. a player out of the game)."""
-        self.stream.feed(ev)
-        if not asked or who is None:
-            return []
-        self._turn += 1
-        you = who
-        at = len(self.stream.tracker.trace) - 1
-        fluents = sorted(self.stream.tracker.truth().fluents(), key=lambda f: tuple(map(str, f)))
-        cells = [Cell(at, "knows" if len(c) == 1 else "aware", c, f, agent=you)
-                 for c in self.chains if (len(c) == 1 and c[0] != you) or (len(c) > 1 and c[0] == you)
-                 for f in fluents]
-        return self.stream.ask(cells, self._turn, you, self.words, id_prefix="s")
-
-    def kept(self) -> set:
-        return self.stream.kept()
+def selected_set(meta: dict, seed, players: tuple[str, ...]) -> StepSelection:
+    """The selected set of one maze episode (see the module docstring): ``feed`` it every event of the global
+    trace, ``ask(player)`` at the end of that player's step, ``kept()`` once the episode is over."""
+    return StepSelection(meta, seed=f"maze:{meta.get('env')}:{seed}", agents=players, phrasing=phrasing(players),
+                         template=template_for(players), limits=LIMITS, depth=DEPTH)
 
 
-__all__ = ["SelectedSet", "template_for", "topic", "phrasing", "LIMITS", "DEPTH"]
+__all__ = ["selected_set", "template_for", "topic", "phrasing", "LIMITS", "DEPTH"]
