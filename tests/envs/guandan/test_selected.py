@@ -3,7 +3,6 @@ never by the checker that produced it; the planners answer it from their own rec
 
 from belief.app.runners.guandan import GuandanConfig, play_game
 from belief.envs.guandan.tom import is_play
-from belief.envs.guandan.events import PLAYERS
 from belief.grading.questions import parse_fluent
 
 
