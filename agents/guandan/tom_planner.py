@@ -30,6 +30,9 @@ from belief.agents.guandan.beliefs import HandBeliefs
 from belief.agents.guandan.recommender import recommend
 from belief.agents.protocol import AgentBase
 from belief.envs.guandan.combinations import power
+from belief.grading.questions import private_answer, question_from_dict
+from belief.grading.render import say
+from belief.truth.record import PrivateRecord
 
 CLOSE = 3          # cards left that make a player "close to finishing" (tuned, see docs/worlds/guandan.md)
 BOMB_AT = 6        # an opponent with this many cards or fewer is worth a bomb (tuned likewise)
@@ -43,11 +46,15 @@ class GuandanToMAgent(AgentBase):
         self.k = k
         self.rng = random.Random(f"guandan-tom:{name}:{seed}")
         self._view: dict | None = None
+        self.private_record = PrivateRecord(name)  # what it perceived (when the env hands private traces out)
 
     def perceive(self, events, info=None) -> None:
-        """Keeps the latest view: the answers to ToM questions are read from it."""
+        """Keeps the latest view (the answers to the level questions are read from it) and adds the perceived
+        events to its private record (the answers to questions of the general model are read from that)."""
         if info and "obs" in info:
             self._view = info["obs"]
+        if events:
+            self.private_record.add(events)
 
     def beliefs(self, view: dict) -> HandBeliefs:
         return HandBeliefs(view)
@@ -107,7 +114,14 @@ class GuandanToMAgent(AgentBase):
         return 0 if mask[0] else 1
 
     def answer(self, question: dict) -> str:
-        """Yes or No from its beliefs (first and second order) on its latest view."""
+        """Yes or No from its beliefs (first and second order) on its latest view; a question of the general
+        model (``question["question"]``: the selected set) from the checker on its private record
+        (:func:`belief.grading.questions.private_answer`), in words the one reader reads."""
+        if "question" in question:
+            general = question_from_dict(question["question"])[0]
+            if not len(self.private_record):
+                return say(general, None)
+            return say(general, private_answer(self.private_record.truth(), general))
         if self._view is None or question.get("asked") != self.name:
             return "I do not know."
         return "Yes" if self.beliefs(self._view).answer(question) else "No"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from belief.agents.protocol import AgentBase
 from belief.envs.maze.world import Maze
-from belief.grading.questions import NO, YES, parse_fluent
+from belief.grading.questions import NO, YES, parse_fluent, private_answer, question_from_dict
+from belief.grading.render import say
 from belief.truth.index import is_marker
 from belief.truth.record import PrivateRecord
 
@@ -82,7 +83,14 @@ class MazeTracker:
 
     def answer(self, q: dict, egocentric: bool = False) -> str:
         """A free-text answer to a general question (kind value/knows, chain, fluent): the checker on the
-        private trace. ``egocentric``: no partner model, the chain is read as the player's own belief."""
+        private trace. ``egocentric``: no partner model, the chain is read as the player's own belief. A
+        question of the general model (``q["question"]``: the selected set) is answered by
+        :func:`belief.grading.questions.private_answer` on the same record, in words the one reader reads."""
+        if "question" in q:
+            general = question_from_dict(q["question"])[0]
+            if any(a not in self.truth().agents for a in general.chain):
+                return say(general, None)
+            return say(general, private_answer(self.truth(), general, (self.name,) if egocentric else None))
         chain = tuple(q["chain"])
         if egocentric:
             chain = (self.name,)

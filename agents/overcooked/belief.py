@@ -21,6 +21,8 @@ from belief.agents.overcooked.kitchen import (DIRS, INF, OPEN_TO, STAY, kitchen_
 from belief.agents.protocol import AgentBase
 from belief.envs.overcooked.events import SUBGOALS, pos_of, sees
 from belief.envs.overcooked.tom import pot_answer
+from belief.grading.questions import private_answer, question_from_dict
+from belief.grading.render import say
 from belief.truth.record import PrivateRecord
 
 FACING_VEC = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
@@ -234,7 +236,12 @@ class BeliefChef(AgentBase):
 
     def answer(self, question: dict) -> str:
         """The partner's intent from the posterior; what the partner believes or knows about a pot from this
-        chef's own record (what it saw its partner see)."""
+        chef's own record (what it saw its partner see); a question of the general model (``question["question"]``:
+        the selected set) from the checker on its record (:func:`belief.grading.questions.private_answer`), in
+        words the one reader reads."""
+        if "question" in question:
+            general = question_from_dict(question["question"])[0]
+            return say(general, private_answer(self.truth(), general))
         if question.get("type") == "partner_intent":
             return self.partner_intent()
         if question.get("type") in ("pot_belief", "knows_ready"):

@@ -63,7 +63,7 @@ def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str
                   rows_out: list | None = None) -> dict:
     """The three matchups of the study (and each kind against random for the comparison shape), games on
     `executor`; `rows_out`, when given, receives every game's row (its ToM rows left out)."""
-    from belief.app.runners.guandan import MATCHUPS, matchup, tom_figures
+    from belief.app.runners.guandan import MATCHUPS, matchup, tom_extra, tom_figures
 
     figures, rows = {}, {}
     for a, b in MATCHUPS + (("random", "random"),):
@@ -72,13 +72,14 @@ def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str
                                                 progress=progress, executor=executor, workers=workers,
                                                 address=address)
         if rows_out is not None:
-            rows_out += [{k: v for k, v in r.items() if k != "tom_rows"} for r in rows[(a, b)]]
+            rows_out += [{k: v for k, v in r.items() if k not in ("tom_rows", "selected_rows")} for r in rows[(a, b)]]
     vs_random = {kind: rows[(kind, "random")] for kind in ("tom", "rule", "random")}
+    tom_rows = rows[("tom", "rule")] + rows[("tom", "random")]
     out = compare("guandan_v0", vs_random, METRICS, "tom", seed=seed,
                   extra={"games": games, "deals": deals, "pass_rule": pass_rule,
-                         "by_agent_is": "each kind's team against the random team, same seeds and seats"})
+                         "by_agent_is": "each kind's team against the random team, same seeds and seats",
+                         "tom": tom_extra(tom_rows)})
     out["matchups"] = {f"{a}_vs_{b}": figures[(a, b)] for a, b in MATCHUPS}
-    tom_rows = rows[("tom", "rule")] + rows[("tom", "random")]
     out["tom"] = tom_figures(tom_rows)
     return out
 

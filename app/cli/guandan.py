@@ -64,19 +64,25 @@ def run_guandan(
     """Play Guandan games of one matchup (team A against team B) and print each one's figures, then the win rate.
 
     The JSON line holds the matchup's figures (win rate with a Wilson interval, level gain, per seat pair), the
-    ToM planner's accuracy beside the trivial answerers (`tom`) and one row per game (`games`)."""
+    ToM planner's accuracy beside the trivial answerers (`tom`; `extra.tom`: the level questions and the
+    selected set beside the kernel's panel of shortcuts) and one row per game (`games`). `--out DIR` also
+    writes, per game, its trace, its selected questions (grading format) and the planners' answers, which
+    `belief grade TRACE ANSWERS --questions Q` regrades."""
     from belief.app.cli.episode_report import play_all
-    from belief.app.runners.guandan import matchup_figures, matchup_tasks, play_game, tom_figures
+    from belief.app.runners.episode_files import write_episode_files
+    from belief.app.runners.guandan import matchup_figures, matchup_tasks, play_game, tom_extra, tom_figures
     from belief.app.runs.executor import Star
 
     _check_pass_rule(game["pass_rule"])
     files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
-    tasks = matchup_tasks(agents, vs, episodes, seed, **game)
+    tasks = matchup_tasks(agents, vs, episodes, seed, files=output["out_dir"] is not None, **game)
     try:
         rows = play_all(Star(play_game), tasks, f"guandan {agents} vs {vs}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
-    games = [{k: v for k, v in r.items() if k != "tom_rows"} for r in rows]
+    if output["out_dir"] is not None:
+        write_episode_files(output["out_dir"], rows)
+    games = [{k: v for k, v in r.items() if k not in ("tom_rows", "selected_rows", "_files")} for r in rows]
     for r in rows:
         asked = r.get("tom_rows") or []
         right = sum(q["answers"]["planner"] == q["gold"] for q in asked)
@@ -84,7 +90,7 @@ def run_guandan(
         print(f"seed {r['seed']} (team A in seats {'1/3' if r['swap'] else '0/2'}): "
               f"{'won' if r['win'] else 'lost'}, level gain {r['level_gain']:+d}, {r['turns']} turns{tom}")
     summary = {"world": "guandan_v0", **matchup_figures(agents, vs, rows), "seed": seed, **game,
-               "tom": tom_figures(rows), "games_played": games}
+               "tom": tom_figures(rows), "extra": {"tom": tom_extra(rows)}, "games_played": games}
     print(_win_line(f"{agents}_vs_{vs}", summary))
     for line in _tom_lines(summary["tom"]):
         print(line)

@@ -45,15 +45,24 @@ def _check_rules(rules: str) -> None:
 
 def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool, rules="source",
          extra=None):
+    from belief.app.runners.episode_files import file_names, write_episode_files
     from belief.app.runners.maze import MazeConfig
 
     check_vs(agents, vs)
     _check_rules(rules)
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     seeds = list(range(seed, seed + episodes))
+    per_episode = [n for s in seeds for n in file_names(f"{game}_{s}").values()]
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES + tuple(per_episode), force)
     runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every,
-                                                                    rules=rules)),
+                                                                    rules=rules,
+                                                                    files=out_dir is not None and kind == agents)),
                       agents, vs, seeds, game, pool)
+    if out_dir is not None:
+        write_episode_files(out_dir, runs[agents])
+    for rows in runs.values():
+        for r in rows:
+            r.pop("_files", None)
+    files = {n: p for n, p in files.items() if n in run_options.AGGREGATE_FILES}
     # jp_agreement and the CoordinationQA accuracies per category are metrics of the report like the others
     report(f"{game}_v0", agents, vs, seeds, runs, figures + ("jp_agreement",), {"rules": rules, **(extra or {})},
            as_json, files)
@@ -76,7 +85,7 @@ def _game_command(game: str):
                 ask_every: int = typer.Option(3, "--ask-every", min=0, help="rounds between ToM question moments "
                                               "(0: none)"),
                 rules: str = RULES_OPTION,
-                out_dir: Optional[Path] = run_options.out(), force: bool = run_options.FORCE,
+                out_dir: Optional[Path] = run_options.out("write episodes.jsonl, summary.json and, per episode, <game>_<seed>.trace|questions|answers.jsonl (belief grade regrades them) into DIR"), force: bool = run_options.FORCE,
                 as_json: bool = run_options.JSON, pool: dict = None):
         _run(game, _GAME_FIGURES[game], agents, vs, episodes, seed, ask_every, out_dir, force, as_json, pool, rules)
 

@@ -17,10 +17,12 @@ from belief.agents.guandan.tom_planner import GuandanToMAgent
 from belief.app.runners.feed import QuestionFeed
 from belief.envs.guandan import environment as guandan_v0
 from belief.envs.guandan.events import PLAYERS
-from belief.envs.guandan.tom import is_play, label, play_questions, trivial_answers
+from belief.envs.base.selected import SelectedQuestion
+from belief.envs.guandan.tom import SelectedSet, is_play, label, play_questions, trivial_answers
 from belief.errors import BeliefError
 from belief.grading.answers import read_yes_no
 from belief.grading.stats import mean_ci95, wilson_ci95
+from belief.grading.shortcuts import SHORTCUTS
 from belief.grading.trivial import tom_table
 
 AGENT_KINDS = {"tom": GuandanToMAgent, "rule": GuandanRuleAgent, "random": GuandanRandomAgent}
@@ -35,6 +37,8 @@ class GuandanConfig:
     deals: int = 1
     pass_rule: str = "free"
     ask: bool = True            # ToM questions to the ToM planners
+    selected: bool = True       # ask them the selected set too (envs/guandan/tom.py: SelectedSet)
+    files: bool = False         # return the game's files (trace, questions, answers) as ``_files``
 
 
 def seats_of(config: GuandanConfig) -> dict:
@@ -52,26 +56,39 @@ def make_agents(config: GuandanConfig, seed: int) -> dict:
 
 
 def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, agents: dict | None = None) -> dict:
-    """One seeded game: whether team A won, its level gain, turns, and the ToM rows of its ToM planners."""
+    """One seeded game: whether team A won, its level gain, turns, and the ToM rows of its ToM planners: the
+    level questions (``type`` the order, ``template`` the hand property) and, with ``selected``, the selected
+    set (``type`` its template, ``set`` "selected"), each with the planner's answer read by the one reader and
+    the kernel's panel of shortcuts beside it."""
     ask = config.ask and "tom" in (config.team_a, config.team_b)
+    selected_on = ask and (config.selected or config.files)
     e = guandan_v0.raw_env(seed=seed, deals=config.deals, pass_rule=config.pass_rule, record_trace=ask or keep_trace,
-                           private_traces=False)
+                           private_traces=selected_on)
     agents = agents or make_agents(config, seed)
     asked_kinds = {p for p, kind in seats_of(config).items() if kind == "tom"}
-    update = QuestionFeed(e, agents, lambda ev: play_questions(ev, seed)
-                          if ask and is_play(ev) and ev.params["player"] in asked_kinds else ())
-    qs, given = update.asked, update.given
+    selected = SelectedSet(e.trace.meta, seed, asked=asked_kinds) if selected_on else None
+
+    def questions_of(ev) -> list:
+        out = list(play_questions(ev, seed)) if ask and is_play(ev) and ev.params["player"] in asked_kinds else []
+        return out + (selected.feed(ev) if selected is not None else [])
+
+    update = QuestionFeed(e, agents, questions_of)
+    given = update.given
     update()
     while not all(e.terminations.values()):
         name = e.agent_selection
         e.step(agents[name].act(e.observe(name), e.infos[name]))
         update()
+    qs = [q for q in update.asked if not isinstance(q, SelectedQuestion)]
+    kept = selected.kept() if selected is not None else set()
+    sel = [q for q in update.asked if isinstance(q, SelectedQuestion) and q.id in kept]
     a_team = 1 if config.swap else 0
     last = e.results[-1]
     won = last["winning_team"] == a_team
     out = {"seed": seed, "team_a": config.team_a, "team_b": config.team_b, "swap": config.swap,
            "win": int(won), "level_gain": last["upgrade"] if won else -last["upgrade"], "turns": e.turn,
            "deals": len(e.results), "finish": last["finish"]}
+    episode = f"{config.team_a}_vs_{config.team_b}:{seed}"
     if ask and qs:
         from belief.truth.checker import check
         truth = check(e.trace)
@@ -81,11 +98,23 @@ def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, age
             played = {k for ev in e.trace if is_play(ev) and ev.t <= q.t for k in ev.params["cards"]}
             trivial = trivial_answers(truth, q, played)
             reading = read_yes_no(given[q.id])
-            rows.append({"type": q.level, "template": q.template, "gold": _yn(q.answer),
+            rows.append({"type": q.level, "template": q.template, "gold": _yn(q.answer), "episode": episode,
                          "answers": {"planner": _yn(reading) if reading is not None else "unreadable",
                                      "public_record": _yn(trivial["public_record"]),
                                      "as_self": _yn(trivial["as_self"])}})
         out["tom_rows"] = rows
+    if sel and config.selected:
+        from belief.grading.report import read_answer
+
+        out["selected_rows"] = [{"type": q.template, "gold": q.gold, "episode": episode, "set": "selected",
+                                 "answers": {"planner": read_answer(q.question, given[q.id]),
+                                             **q.shortcuts}} for q in sel]
+    if config.files and ask:
+        from belief.app.runners.episode_files import episode_texts
+
+        stem = f"guandan_{config.team_a}_vs_{config.team_b}_{seed}"
+        out["_files"] = episode_texts(stem, e.trace, [q.question for q in sel],
+                                      [{"id": q.id, "agent": q.asked, "answer": given[q.id]} for q in sel])
     if keep_trace:
         out["_trace"] = e.trace
     return out
@@ -96,9 +125,9 @@ def _yn(value: bool) -> str:
 
 
 def matchup_tasks(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
-                  ask: bool = True) -> list[tuple]:
+                  ask: bool = True, files: bool = False) -> list[tuple]:
     """The ``(config, seed)`` of each game of a matchup: team A in seats 0/2 for the first half, 1/3 after."""
-    return [(GuandanConfig(team_a, team_b, i >= (games + 1) // 2, deals, pass_rule, ask), seed + i)
+    return [(GuandanConfig(team_a, team_b, i >= (games + 1) // 2, deals, pass_rule, ask, files=files), seed + i)
             for i in range(games)]
 
 
@@ -143,6 +172,17 @@ def tom_figures(rows: list) -> dict:
     return {"questions": len(tom_rows), "by_order": by_order, "by_template": by_template}
 
 
+def tom_extra(rows: list) -> dict:
+    """``extra.tom`` of the bench: ``{"tom": table}``, the ToM planners' table (answerer ``planner``, the
+    headline of the paired margins) of the level questions (type ``order/template``, with this world's two old
+    answerers) and the selected set (type its template, beside the kernel's panel of shortcuts)."""
+    level = [{**r, "type": f"{r['type']}/{r['template']}"} for g in rows for r in g.get("tom_rows", [])]
+    selected = [r for g in rows for r in g.get("selected_rows", [])]
+    if not level and not selected:
+        return {}
+    return {"tom": tom_table(level + selected, SHORTCUTS, headline="planner")}
+
+
 __all__ = ["AGENT_KINDS", "GuandanConfig", "MATCHUPS", "make_agents", "matchup", "matchup_figures", "matchup_tasks",
            "play_game",
-           "seats_of", "tom_figures"]
+           "seats_of", "tom_extra", "tom_figures"]

@@ -24,6 +24,7 @@ from belief.envs.maze import capture as capture_v0
 from belief.envs.maze import escape as escape_v0
 from belief.envs.coordqa.questions import action_answer, ec_questions, jp_question, tom_questions
 from belief.envs.maze.environment import PLAYERS
+from belief.envs.maze.tom import selected_set
 from belief.envs.maze.world import ACTION_NAMES
 from belief.grading.shortcuts import Panel
 from belief.truth.checker import check
@@ -43,7 +44,9 @@ class MazeConfig:
     ask_every: int = 3                 # rounds between question moments (0: no questions)
     max_rounds: Optional[int] = None   # default: the game's own
     rules: str = "source"              # "source" (LLM-Coordination's game) or "project" (seeded mazes, partial view)
-    tom_rows: bool = False             # also return each ToM question's gold and answers (``tom_rows``)
+    tom_rows: bool = False             # also return each ToM question's gold and answers (``tom_rows``), and
+                                       # ask the selected set (envs/maze/tom.py) after every player's action
+    files: bool = False                # return the episode's files (trace, questions, answers) as ``_files``
 
 
 def make_agents(config: MazeConfig, e, seed) -> dict[str, Agent]:
@@ -102,6 +105,10 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
     rng = random.Random(f"coordqa:{config.game}:{seed}")
     tom, plans, answers, as_self, jp_hits, jp_total = [], [], [], [], 0, 0
     asked: set = set()  # (round, player) of the JP questions asked
+    selected = selected_set(e.trace.meta, seed, PLAYERS) if config.tom_rows or config.files else None
+    sel_asked: list = []
+    sel_given: dict = {}
+    fed = 0
     for name, ag in agents.items():
         ag.perceive(e.take_perceived(name), e.infos[name])
     while e.agents:
@@ -128,6 +135,13 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         e.step(action)
         for p, other in agents.items():
             other.perceive(e.take_perceived(p), e.infos[p])
+        if selected is not None:  # the selected questions at the end of this step, asked of the one who acted
+            while fed < len(e.trace):
+                selected.feed(e.trace[fed])
+                fed += 1
+            for q in selected.ask(name) if e.active(name) else ():
+                sel_asked.append(q)
+                sel_given[q.id] = agents[q.asked].answer(q.public())
     out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "rules": config.rules,
            "questions": len(tom),
            "jp_agreement": jp_hits / jp_total if jp_total else None}
@@ -143,6 +157,21 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
             shortcuts = {q.id: panel.answers(q) for q in tom}
             out["tom_rows"] = tom_table_rows(rep.rows, grade_trace(e.trace, tom, as_self).rows, config.agents,
                                              shortcuts, seed)
+    if selected is not None:
+        kept = selected.kept()
+        sel = [q for q in sel_asked if q.id in kept]
+        if config.tom_rows:
+            from belief.grading.report import read_answer
+
+            out["tom_rows"] = out.get("tom_rows", []) + [
+                {"type": q.template, "gold": q.gold, "episode": seed, "set": "selected",
+                 "answers": {config.agents: read_answer(q.question, sel_given[q.id]), **q.shortcuts}} for q in sel]
+        if config.files:
+            from belief.app.runners.episode_files import episode_texts
+
+            out["_files"] = episode_texts(f"{config.game}_{seed}", e.trace, list(tom) + list(plans) + [q.question for q in sel],
+                                          list(answers) + [{"id": q.id, "agent": q.asked, "answer": sel_given[q.id]}
+                                                           for q in sel])
     if keep:
         out.update(_trace=e.trace, _tom=tom, _answers=answers, _plan=plans)
     return out

@@ -27,7 +27,7 @@ from belief.envs.overcooked.world import HORIZON, LAYOUTS, SETUP_CPU_S, action_m
 from belief.envs.overcooked.environment import raw_env
 from belief.envs.overcooked.events import CHEFS
 from belief.envs.overcooked.mcq import choices_at, rows_of
-from belief.envs.overcooked.tom import label_questions, questions_at, trivial_answers
+from belief.envs.overcooked.tom import label_questions, questions_at, selected_set, trivial_answers
 from belief.errors import BeliefError
 from belief.truth.checker import check
 
@@ -43,6 +43,8 @@ class OvercookedConfig:
     horizon: int = HORIZON
     fov: Optional[int] = None      # None: the source's full view
     ask_every: int = 0             # steps between question moments (0: no questions, no trace)
+    selected: bool = True          # at those moments also the selected set (envs/overcooked/tom.py)
+    files: bool = False            # return the episode's files (trace, questions, answers) as ``_files``
 
 
 def parse_pairing(pairing: str) -> tuple[str, str]:
@@ -100,6 +102,9 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
         chef.reset()
         chef.perceive(e.take_perceived(c), infos[c])
     rng = random.Random(f"overcooked:questions:{seed}")
+    selected = selected_set(e.trace.meta, seed) if asking and (config.selected or config.files) else None
+    sel_asked: list = []
+    fed = 0
     questions, answers, choices, choice_answers = [], {}, [], {}
     steps, cpu = 0, time.process_time()
     while e.agents:
@@ -112,6 +117,14 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
             for q in questions_at(e, len(e.trace) - 1, rng, f"s{steps}"):
                 questions.append(q)
                 answers[q.id] = chefs[q.asked].answer(q.public())
+            if selected is not None:
+                while fed < len(e.trace):
+                    selected.feed(e.trace[fed])
+                    fed += 1
+                for c in CHEFS:
+                    for sq in selected.ask(c, id_prefix=f"s{steps}-"):
+                        sel_asked.append(sq)
+                        answers[sq.id] = chefs[c].answer(sq.public())
             intents = {c: chef.subgoal for c, chef in chefs.items()}
             for ch in choices_at(e, intents, rng, f"s{steps}"):
                 choices.append(ch)
@@ -134,6 +147,20 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
                             "answers": {kinds[CHEFS.index(q.asked)]: answers[q.id], **trivial_answers(truth, q)}}
                            for q in questions]
         out["mc_rows"] = rows_of(choices, choice_answers, seed)
+        kept = selected.kept() if selected is not None else set()
+        sel = [q for q in sel_asked if q.id in kept]
+        if sel and config.selected:
+            from belief.grading.report import read_answer
+
+            out["tom_rows"] += [{"type": q.template, "gold": q.gold, "asked": q.asked, "id": q.id, "set": "selected",
+                                 "episode": f"{config.layout}:{seed}",
+                                 "answers": {kinds[CHEFS.index(q.asked)]: read_answer(q.question, answers[q.id]),
+                                             **q.shortcuts}} for q in sel]
+        if config.files:
+            from belief.app.runners.episode_files import episode_texts
+
+            out["_files"] = episode_texts(f"overcooked_{config.layout}_{seed}", e.trace, [q.question for q in sel],
+                                          [{"id": q.id, "agent": q.asked, "answer": answers[q.id]} for q in sel])
     if keep:
         out.update(_trace=e.trace, _questions=questions)
     return out

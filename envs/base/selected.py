@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Mapping, Optional
 
 from belief.grading import questions as model
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, Selector, template_of
+from belief.grading.selector import Cell, Limits, Selector, chains, template_of
 from belief.grading.shortcuts import Answerer, Panel
 from belief.truth.tracker import Tracker
 
@@ -104,4 +104,39 @@ class SelectedStream:
         return self._kept
 
 
-__all__ = ["SelectedQuestion", "SelectedStream"]
+class StepSelection:
+    """The selected set of a world whose agents are asked at the end of their steps about every fluent of the
+    trace so far: "Does <other> know F?" (the first order, of every other agent) and "Are you aware that X knows
+    [that ...] F?" (chains of 2 to ``depth`` agents beginning with the asked one, which the asked agent answers
+    from its own record). :meth:`feed` each event of the global trace, :meth:`ask` at the end of a step;
+    :meth:`kept` once the episode is over. ``fluents`` filters the fluents asked about."""
+
+    def __init__(self, meta: dict, *, seed: object, agents: Iterable[str], phrasing: Phrasing,
+                 template: Callable[[Cell], str], limits: Limits = Limits(per_time=2, examined=48), depth: int = 4,
+                 fluents: Callable[[tuple], bool] = lambda f: True, extra: Optional[Mapping[str, Answerer]] = None):
+        self.agents = tuple(agents)
+        self.stream = SelectedStream(meta, seed=seed, limits=limits, template=template, extra=extra)
+        self.words = phrasing
+        self.chains = chains(self.agents, depth)
+        self.wanted = fluents
+        self._turn = 0
+
+    def feed(self, ev) -> None:
+        self.stream.feed(ev)
+
+    def ask(self, you: str, id_prefix: str = "s") -> list[SelectedQuestion]:
+        """The questions picked for ``you`` at the trace's last event."""
+        self._turn += 1
+        truth = self.stream.tracker.truth()
+        at = len(self.stream.tracker.trace) - 1
+        fluents = sorted((f for f in truth.fluents() if self.wanted(f)), key=lambda f: tuple(map(str, f)))
+        cells = [Cell(at, "knows" if len(c) == 1 else "aware", c, f, agent=you)
+                 for c in self.chains if (len(c) == 1 and c[0] != you) or (len(c) > 1 and c[0] == you)
+                 for f in fluents]
+        return self.stream.ask(cells, self._turn, you, self.words, id_prefix=id_prefix)
+
+    def kept(self) -> set:
+        return self.stream.kept()
+
+
+__all__ = ["SelectedQuestion", "SelectedStream", "StepSelection"]

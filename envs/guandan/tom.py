@@ -29,8 +29,12 @@ from typing import Optional
 from belief.envs.base import labels as tom_labels
 from belief.envs.base.labels import TurnQuestion
 from belief.envs.guandan.cards import BLACK_JOKER, DECK_SIZE, RED_JOKER, face, rank, wild_face
+from belief.envs.base.selected import SelectedQuestion, SelectedStream
+from belief.envs.guandan.cards import card_name
 from belief.envs.guandan.events import PLAYERS, f_holds
 from belief.grading.levels import LEVELS
+from belief.grading.render import Phrasing
+from belief.grading.selector import ORDER_NAMES, Cell, Limits, chains
 
 ENV = "guandan_v0"
 TEMPLATES = ("no_joker", "no_red_joker", "no_wild", "bomb")
@@ -145,5 +149,75 @@ def trivial_answers(truth, q: HandQuestion, played: set) -> dict:
     return {"public_record": public, "as_self": as_self}
 
 
-__all__ = ["ENV", "HandQuestion", "TEMPLATES", "answer", "chain_and_holder", "group", "is_bomb", "is_play",
+#: the deepest chain of the selected questions
+DEPTH = 4
+#: the selected set's balance: per play and template at most two questions, from 48 cells examined
+LIMITS = Limits(per_time=2, examined=48)
+#: cards drawn per play for the cells (every holder of each): the selector examines a seeded sample anyway
+CARDS_PER_PLAY = 24
+
+
+def selected_template(cell: Cell) -> str:
+    """``aware/second_order``, ``aware/third_order``, ``aware/fourth_order`` (the chain's length)."""
+    return f"{cell.kind}/{ORDER_NAMES[min(len(cell.chain), DEPTH)]}"
+
+
+def _player_words(name: str) -> str:
+    return "Player " + name.split("_")[-1]
+
+
+def _card_of(fluent: tuple) -> int:
+    return int(fluent[1].split("_")[-1])
+
+
+def phrasing() -> Phrasing:
+    """Players as "Player 2", facts as "whether Player 3 holds the 7 of hearts (card 23)" ("you hold" when asked
+    of that player)."""
+    def fact_for(you):
+        def fact(fluent: tuple, values) -> str:
+            holder = "you hold" if fluent[2] == you else f"{_player_words(fluent[2])} holds"
+            what = f"{card_name(_card_of(fluent))} (card {_card_of(fluent)})"
+            if values:
+                return f"that the answer to whether {holder} {what} is {' or '.join(values)}"
+            return f"whether {holder} {what}"
+        return fact
+
+    def special(q):
+        from belief.grading.render import render
+        return render(q, Phrasing(agent=_player_words, fact=fact_for(q.agent)))
+
+    return Phrasing(agent=_player_words, fact=fact_for(None), special=special)
+
+
+class SelectedSet:
+    """The selected set of a guandan_v0 game (:mod:`belief.grading.selector`), fed its global trace one event
+    at a time: after every play of a player in ``asked``, "Are you aware that X knows [that Y knows ...] whether
+    H holds card K?" (chains of 2 to 4 players beginning with the one who played, every holder), on a seeded
+    draw of cards; kept where the gold differs from a shortcut of the panel or shows a named phenomenon, and
+    balanced per template once the game is over (:meth:`kept`). Pure: the same trace gives the same questions."""
+
+    def __init__(self, meta: dict, seed=None, asked=PLAYERS):
+        self.seed = meta.get("seed") if seed is None else seed
+        self.asked = set(asked)
+        self.stream = SelectedStream(meta, seed=f"guandan:{self.seed}", limits=LIMITS, template=selected_template)
+        self.words = phrasing()
+        self.chains = chains(PLAYERS, DEPTH)
+
+    def feed(self, ev) -> list[SelectedQuestion]:
+        ev = self.stream.feed(ev)
+        if not is_play(ev) or ev.params["player"] not in self.asked:
+            return []
+        p = ev.params
+        asked, deal, turn = p["player"], int(p.get("deal", 1)), int(p["turn"])
+        rng = random.Random(f"guandan-selected:{self.seed}:{deal}:{turn}")
+        cards = rng.sample(range(DECK_SIZE), CARDS_PER_PLAY)
+        cells = [Cell(ev.t, "aware", c, f_holds(k, h), agent=asked)
+                 for c in self.chains if len(c) >= 2 and c[0] == asked for k in cards for h in PLAYERS]
+        return self.stream.ask(cells, turn, asked, self.words, id_prefix=f"s{deal}-")
+
+    def kept(self) -> set:
+        return self.stream.kept()
+
+
+__all__ = ["SelectedSet", "selected_template", "phrasing", "LIMITS", "DEPTH", "ENV", "HandQuestion", "TEMPLATES", "answer", "chain_and_holder", "group", "is_bomb", "is_play",
            "label", "play_questions", "question_text", "questions", "trivial_answers"]

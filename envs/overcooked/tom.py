@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from belief.envs.base.labels import LabelledQuestion, label
+from belief.envs.base.selected import StepSelection
+from belief.grading.render import Phrasing, render
+from belief.grading.selector import Cell, Limits
 from belief.envs.overcooked.events import CHEFS, SUBGOALS, cell, f_intent, f_pot, pot_value
 
 TYPES = ("pot_belief", "knows_ready", "partner_intent")
@@ -99,5 +102,60 @@ def trivial_answers(truth, q: Question) -> dict:
     return {"public_record": "yes" if q.type == "knows_ready" else real}
 
 
-__all__ = ["Question", "TYPES", "POT_VALUES", "pot_answer", "questions_at", "gold", "label_questions",
+#: the selected set's balance: per question moment, chef and template at most two questions, from 48 examined
+SELECTED_LIMITS = Limits(per_time=2, examined=48)
+SELECTED_DEPTH = 4
+
+
+def selected_template(cell: Cell) -> str:
+    """``knows/<predicate>`` (the partner alone) or ``aware/<predicate>`` (chains of two to four)."""
+    return f"{'knows' if len(cell.chain) == 1 else 'aware'}/{cell.fluent[0]}"
+
+
+def _where(name: str) -> str:
+    x, y = name.split("_")[-2:]
+    return f"({x}, {y})"
+
+
+def selected_phrasing() -> Phrasing:
+    """Chefs by name, facts: "what is in the pot at (2, 0)", "where Bob is", "what you hold", "what Bob intends
+    to do next", "what is on the counter at (1, 3)", "which orders are open", "how many soups were served"."""
+    def fact_for(you):
+        def fact(fluent: tuple, values) -> str:
+            pred, subject = fluent[0], fluent[1]
+            who = "you" if subject == you else subject.capitalize()
+            if pred == "pot":
+                return f"what is in the pot at {_where(subject)}"
+            if pred == "counter":
+                return f"what is on the counter at {_where(subject)}"
+            if pred == "at":
+                return f"where {who} {'are' if subject == you else 'is'}"
+            if pred == "holds":
+                return f"what {who} {'hold' if subject == you else 'holds'}"
+            if pred == "intent":
+                return f"what {who} {'intend' if subject == you else 'intends'} to do next"
+            if pred == "orders":
+                return "which orders are open"
+            if pred == "delivered":
+                return "how many soups have been served"
+            return f"the {pred} of {subject}"
+        return fact
+
+    return Phrasing(fact=fact_for(None), special=lambda q: render(q, Phrasing(fact=fact_for(q.agent))))
+
+
+def selected_set(meta: dict, seed) -> StepSelection:
+    """The selected set of one episode (:class:`belief.envs.base.selected.StepSelection`): at each question
+    moment each chef is asked "Does <partner> know F?" and "Are you aware that <partner> knows [that ...] F?"
+    on every fluent of the trace so far but the intents (pots, counters, where the chefs are and what they hold;
+    a chef's intent is the runner's record of its plan, which its partner never observes: the
+    ``partner_intent`` questions ask about it),
+    kept where the gold differs from a shortcut of the kernel's panel or shows a named phenomenon, balanced per
+    template once the episode is over."""
+    return StepSelection(meta, seed=f"overcooked:{meta.get('layout')}:{seed}", agents=CHEFS,
+                         phrasing=selected_phrasing(), template=selected_template, limits=SELECTED_LIMITS,
+                         depth=SELECTED_DEPTH, fluents=lambda f: f[0] != "intent")
+
+
+__all__ = ["selected_set", "selected_template", "selected_phrasing", "Question", "TYPES", "POT_VALUES", "pot_answer", "questions_at", "gold", "label_questions",
            "trivial_answers"]
