@@ -11,11 +11,11 @@ trace is complete, :meth:`SelectedStream.kept` gives the ids the balance keeps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from belief.grading import questions as model
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, Selector, template_of
+from belief.grading.selector import ORDER_NAMES, Cell, Limits, Selector, chains, template_of
 from belief.grading.shortcuts import Answerer, Panel
 from belief.truth.tracker import Tracker
 
@@ -104,4 +104,43 @@ class SelectedStream:
         return self._kept
 
 
-__all__ = ["SelectedQuestion", "SelectedStream"]
+def perspective_template(cell: Cell) -> str:
+    """``kind/who/predicate``: ``who`` is ``self`` when the chain is the asked agent alone ("Do you know where the
+    cupcake is?"), else the chain's order (``first_order``: "Does Bob know ...?"); e.g. ``knows/first_order/in``,
+    ``aware/second_order/explored``, ``value/self/in``."""
+    who = "self" if cell.chain == (cell.agent,) else ORDER_NAMES[min(len(cell.chain), len(ORDER_NAMES) - 1)]
+    return f"{cell.kind}/{who}/{cell.fluent[0]}"
+
+
+def perspective_cells(at: int, agents: Sequence[str], asked: str, fluents: Iterable[tuple],
+                      depth: int) -> list[Cell]:
+    """Every question a world with these ``agents`` could ask ``asked`` after event ``at`` about ``fluents``: for
+    every chain of 1 to ``depth`` agents (no agent twice in a row), "where does the chain think F is" (value)
+    and "does X know F" / "is X aware that Y knows F" (knows for one agent, aware for more)."""
+    fluents = list(fluents)
+    out = []
+    for chain in chains(agents, depth):
+        kind = "knows" if len(chain) == 1 else "aware"
+        for f in fluents:
+            out.append(Cell(at, "value", chain, f, agent=asked))
+            out.append(Cell(at, kind, chain, f, agent=asked))
+    return out
+
+
+def believed_answer(q: model.Question, me: str, held: Callable[[tuple, tuple], Optional[str]]) -> Optional[str]:
+    """The verdict an agent gives to ``q`` from its own beliefs: ``held(chain, fluent)`` is the definite value
+    it holds for a chain beginning with itself (None: it holds none). A chain asked about others is read as
+    the agent's belief about it (``(me,) + chain``); "does X know F" is yes when the agent believes X holds the
+    value the agent itself holds (its own belief stands for reality), "do you know F" when it holds one."""
+    assert q.fluent is not None
+    chain = q.chain if q.chain[:1] == (me,) else (me, *q.chain)
+    mine = held((me,), q.fluent)
+    theirs = mine if chain == (me,) else held(chain, q.fluent)
+    if q.kind == "value":
+        return model.UNKNOWN if theirs is None else theirs
+    if q.values is not None and mine not in q.values:
+        return model.NO
+    return model.YES if theirs is not None and theirs == mine else model.NO
+
+
+__all__ = ["SelectedQuestion", "SelectedStream", "perspective_template", "perspective_cells", "believed_answer"]
