@@ -18,7 +18,7 @@ Per episode:
   against the world, not against an ideal observer: an agent that saw something and was not there
   when it changed is wrong);
 * ``miscoordination``: CoBel's detections, yields and avoided duplicates;
-* ``tom_questions``: how many selected ToM questions were kept (:class:`belief.envs.household.tom.SelectedSet`,
+* ``tom_questions``: how many selected ToM questions were kept (:func:`belief.envs.household.tom.selected_set`,
   asked after every step of each agent, answered from the agent's own record); with ``tom_rows`` every one as
   a ToM-table row (gold, the agent's answer read by the one reader, every shortcut of the kernel's panel);
   with ``files`` the episode's trace, questions and answers in the grading format (``_files``).
@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from belief.agents.household.team import AGENT_KINDS, make_team, team_size
 from belief.envs.household import environment as household_v0
-from belief.envs.household.tom import SelectedSet
+from belief.envs.base.selected import tom_table_rows
+from belief.envs.household.tom import selected_set
 
 
 def _world_value(world, fluent):
@@ -55,7 +56,7 @@ def play_episode(config: dict, seed: int) -> dict:
     split = {"in_sight": [0, 0, 0], "out_of_sight": [0, 0, 0]}  # prediction right, persistence right, steps
     world_acc = [0, 0]
     before = {a: None for a in team}  # each agent's subgoal at the previous step
-    selected = SelectedSet(env.trace.meta, env.possible_agents, env.world.objects, sorted(env.world.is_open),
+    selected = selected_set(env.trace.meta, env.possible_agents, env.world.objects, sorted(env.world.is_open),
                            seed) if config.get("tom", True) else None
     asked, given = [], {}
     while env.agents:
@@ -94,7 +95,7 @@ def play_episode(config: dict, seed: int) -> dict:
         qs = [q for q in asked if q.id in kept]
         out["tom_questions"] = len(qs)
         if config.get("tom_rows"):
-            out["tom_rows"] = tom_rows(qs, given, kind, seed, selected.stream.tracker.truth())
+            out["tom_rows"] = tom_table_rows(qs, given, kind, seed, selected.truth())
         if config.get("files"):
             from belief.app.runners.episode_files import episode_texts
 
@@ -103,16 +104,4 @@ def play_episode(config: dict, seed: int) -> dict:
     return out
 
 
-def tom_rows(qs, given: dict, kind: str, episode, truth) -> list[dict]:
-    """Selected questions as ToM-table rows (:func:`belief.grading.trivial.tom_table`): the template, the gold,
-    the episode, and the answers: the agent kind's (its free text read by the one reader) beside every shortcut
-    of the kernel's panel."""
-    from belief.grading.questions import place_candidates
-    from belief.grading.report import read_answer
-
-    return [{"type": q.template, "gold": q.gold, "episode": episode, "phenomenon": q.question.phenomenon,
-             "answers": {kind: read_answer(q.question, given[q.id], place_candidates(truth, q.question)),
-                         **q.shortcuts}} for q in qs]
-
-
-__all__ = ["AGENT_KINDS", "play_episode", "tom_rows"]
+__all__ = ["AGENT_KINDS", "play_episode"]

@@ -143,4 +143,58 @@ def believed_answer(q: model.Question, me: str, held: Callable[[tuple, tuple], O
     return model.YES if theirs is not None and theirs == mine else model.NO
 
 
-__all__ = ["SelectedQuestion", "SelectedStream", "perspective_template", "perspective_cells", "believed_answer"]
+class PerspectiveSet:
+    """The selected set of a world whose questions are :func:`perspective_cells` on a fixed list of fluents,
+    named by :func:`perspective_template`: :meth:`feed` the global trace as it grows, :meth:`ask` after a step
+    for the agent asked, :meth:`kept` once the episode is over. ``depth``: the deepest chain; ``limits``: the
+    balance; ``name`` seeds the selector with the world's name. Pure: the same trace gives the same questions."""
+
+    def __init__(self, meta: dict, agents: Iterable[str], fluents: Iterable[tuple], phrasing: Phrasing, *,
+                 name: str, seed: object = None, depth: int = 4, limits: Limits = Limits(per_time=2, examined=32),
+                 extra: Optional[Mapping[str, Answerer]] = None):
+        self.seed = meta.get("seed") if seed is None else seed
+        self.agents = tuple(agents)
+        self.fluents = list(fluents)
+        self.depth = depth
+        self.words = phrasing
+        self.stream = SelectedStream(meta, seed=f"{name}:{self.seed}", limits=limits, template=perspective_template,
+                                     extra=extra)
+        self._fed = 0
+
+    def feed(self, trace) -> None:
+        """Take in the events of ``trace`` (the global trace) not fed yet."""
+        while self._fed < len(trace):
+            self.stream.feed(trace[self._fed])
+            self._fed += 1
+
+    def ask(self, step: int, asked: str) -> list[SelectedQuestion]:
+        """The questions picked for ``asked`` after the last event fed (ids ``<asked>-t<step>-s<n>``)."""
+        at = self._fed - 1
+        if at < 0:
+            return []
+        cells = perspective_cells(at, self.agents, asked, self.fluents, self.depth)
+        return self.stream.ask(cells, step, asked, self.words, id_prefix=f"{asked}-t")
+
+    def kept(self) -> set:
+        return self.stream.kept()
+
+    def truth(self):
+        """The checker of the global trace fed so far."""
+        return self.stream.tracker.truth()
+
+
+def tom_table_rows(qs: Iterable[SelectedQuestion], given: Mapping[str, str], answerer: str, episode: object,
+                   truth) -> list[dict]:
+    """Selected questions as ToM-table rows (:func:`belief.grading.trivial.tom_table`): the template, the gold,
+    the episode, the phenomenon and the answers: ``answerer``'s (its free text ``given[id]`` read by the one
+    reader, with the places the fluent takes in the trace ``truth`` as candidates) beside every shortcut of the
+    kernel's panel."""
+    from belief.grading.report import read_answer
+
+    return [{"type": q.template, "gold": q.gold, "episode": episode, "phenomenon": q.question.phenomenon,
+             "answers": {answerer: read_answer(q.question, given[q.id], model.place_candidates(truth, q.question)),
+                         **q.shortcuts}} for q in qs]
+
+
+__all__ = ["SelectedQuestion", "SelectedStream", "PerspectiveSet", "tom_table_rows", "perspective_template", "perspective_cells",
+           "believed_answer"]

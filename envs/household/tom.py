@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from belief.envs.base.selected import SelectedQuestion, SelectedStream, perspective_cells, perspective_template
+from belief.envs.base.selected import PerspectiveSet
 from belief.grading.render import Phrasing
 from belief.grading.selector import Limits
 
@@ -50,37 +50,14 @@ def phrasing(agents: Iterable[str] = ()) -> Phrasing:
     return Phrasing(fact=fact, subject=subject, value=value)
 
 
-class SelectedSet:
-    """The selected set of one household_v0 episode: :meth:`feed` every event of the global trace as it is
-    logged, :meth:`ask` after a step for the agent asked; :meth:`kept` the ids the balance keeps once the
-    episode is over. Pure: the same trace gives the same questions."""
-
-    def __init__(self, meta: dict, agents: Iterable[str], objects: Iterable[str], containers: Iterable[str],
-                 seed: object = None):
-        self.seed = meta.get("seed") if seed is None else seed
-        self.agents = tuple(agents)
-        self.fluents = [("in", o) for o in objects] + [("open", c) for c in containers]
-        self.stream = SelectedStream(meta, seed=f"household:{self.seed}", limits=LIMITS,
-                                     template=perspective_template)
-        self.words = phrasing(self.agents)
-        self._fed = 0
-
-    def feed(self, trace) -> None:
-        """Take in the events of ``trace`` (the global trace) not fed yet."""
-        while self._fed < len(trace):
-            self.stream.feed(trace[self._fed])
-            self._fed += 1
-
-    def ask(self, step: int, asked: str) -> list[SelectedQuestion]:
-        """The questions picked for ``asked`` after the last event fed."""
-        at = self._fed - 1
-        if at < 0:
-            return []
-        cells = perspective_cells(at, self.agents, asked, self.fluents, DEPTH)
-        return self.stream.ask(cells, step, asked, self.words, id_prefix=f"{asked}-t")
-
-    def kept(self) -> set:
-        return self.stream.kept()
+def selected_set(meta: dict, agents: Iterable[str], objects: Iterable[str], containers: Iterable[str],
+                 seed: object = None) -> PerspectiveSet:
+    """The selected set of one household_v0 episode (:class:`belief.envs.base.selected.PerspectiveSet`): every
+    object's place and every container's state, chains of 1 to :data:`DEPTH` agents."""
+    agents = tuple(agents)
+    fluents = [("in", o) for o in objects] + [("open", c) for c in containers]
+    return PerspectiveSet(meta, agents, fluents, phrasing(agents), name="household", seed=seed, depth=DEPTH,
+                          limits=LIMITS)
 
 
-__all__ = ["DEPTH", "LIMITS", "SelectedSet", "phrasing"]
+__all__ = ["DEPTH", "LIMITS", "phrasing", "selected_set"]
