@@ -20,7 +20,10 @@ from belief.agents.household import messages as msgs
 from belief.agents.protocol import AgentBase
 from belief.agents.household.memory import Record
 from belief.agents.household.mhp import Situation, Task, choose
+from belief.envs.base.selected import believed_answer
 from belief.envs.household.environment import A_SEND, A_WAIT
+from belief.grading.questions import question_from_dict
+from belief.grading.render import say
 
 PLAN_MEMORY = 15  # steps a partner's announced plan stays credible
 
@@ -81,6 +84,26 @@ class HouseholdAgent(AgentBase):
         avoid = frozenset([plan[1]]) if plan and plan[0] == "explore" and plan[1] else frozenset()
         opened = {f[1] for f, v in r.zero.items() if f[0] == "open" and v == "open"}
         return Situation(self.name, r.room, self.hands, where, opened, r.checked, claimed, avoid, set(self.banned))
+
+    # --- questions -----------------------------------------------------------------------------
+    def held(self, chain: tuple, fluent: tuple):
+        """The definite value this agent's record holds for ``chain`` (itself: zero order; itself and its
+        partner: first order), or None: it keeps no deeper beliefs."""
+        if chain == (self.name,):
+            v = self.record.zero.get(fluent)
+        elif self.partner is not None and chain == (self.name, self.partner):
+            v = self.record.first.get(fluent)
+        else:
+            return None
+        return v if isinstance(v, str) else None
+
+    def answer(self, question: dict) -> str:
+        """A question of the general model (``question["question"]``, the selected set) answered from this
+        agent's own record (:func:`belief.envs.base.selected.believed_answer`), in words the one reader reads."""
+        if "question" not in question:
+            return super().answer(question)
+        q = question_from_dict(question["question"])[0]
+        return say(q, believed_answer(q, self.name, self.held))
 
     # --- deciding ------------------------------------------------------------------------------
     def decide(self, sit: Situation):

@@ -34,7 +34,10 @@ from belief.agents.transport.messages import POLICIES, cobel_message
 from belief.agents.transport.partner import goal_key, predict, top_goal
 from belief.agents.transport.planner import Planner
 from belief.envs.transport import world as tw
+from belief.envs.base.selected import believed_answer
 from belief.errors import BeliefError
+from belief.grading.questions import question_from_dict
+from belief.grading.render import say
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,23 @@ class TransportAgent(AgentBase):
     def perceive(self, events, info: dict | None = None) -> None:
         if info is not None:
             self.observe(info["view"])
+
+    def held(self, chain: tuple, fluent: tuple):
+        """The definite value this agent's belief store holds for ``chain`` (itself; itself and a teammate when
+        it keeps first-order beliefs), or None."""
+        if self.state is None or len(fluent) != 2:
+            return None
+        v = self.state.store.value(tuple(chain), fluent[0], fluent[1])
+        return v if isinstance(v, str) else None
+
+    def answer(self, question: dict) -> str:
+        """A question of the general model (``question["question"]``, the selected set) answered from this
+        agent's own belief store (:func:`belief.envs.base.selected.believed_answer`), in words the one reader
+        reads."""
+        if "question" not in question:
+            return super().answer(question)
+        q = question_from_dict(question["question"])[0]
+        return say(q, believed_answer(q, self.name, self.held))
 
     def act(self, observation, info: dict):
         """The env action for the state its views built: an index, or ``(index, text)`` for a message."""

@@ -3,7 +3,11 @@
 :func:`summarise` gives the one benchmark shape (:mod:`belief.app.results.comparison`, docs/benchmarks.md):
 per agent kind the mean of each per-episode figure of :func:`belief.app.runners.household.play_episode` with
 its 95% interval (accuracies as per-episode shares), and ``diff_vs``: cobel against each other kind on the
-same seeds, with the ordering the interval supports.
+same seeds, with the ordering the interval supports. ``extra.tom`` has per agent kind the ToM table
+(:func:`belief.grading.trivial.tom_table`) of the selected questions (:func:`belief.envs.household.tom.
+selected_set`): per template n, gold balance, the agents' accuracy (each answering from its own record), every
+shortcut of the kernel's panel, the best one, ``tom`` (best shortcut at most 0.65) and the kind's paired margin
+over the best shortcut (95% interval clustered by episode).
 """
 
 from __future__ import annotations
@@ -40,10 +44,26 @@ def summarise(results: list, seed: int | None = None) -> dict:
         seed = min(r["seed"] for r in results)
     extra = {"prediction_vs_persistence": _prediction_vs_persistence(results),
              "message_tokens": {k: sum(r["message_tokens"] for r in results if r["agent"] == k) for k in kinds}}
+    tom = tom_tables(results)
+    if tom:
+        extra["tom"] = tom
     if "coela" in by_kind and "single" in by_kind:  # the source study's check: a CoELA-like pair beats one agent
         extra["coela_vs_single"] = paired_difference(by_kind["coela"], by_kind["single"], metrics.HOUSEHOLD[0],
                                                      ("coela", "single"))
     return compare("household_v0", by_kind, metrics.HOUSEHOLD, headline_of(kinds, HEADLINE), seed=seed, extra=extra)
+
+
+def tom_tables(results: list) -> dict:
+    """Per agent kind, the ToM table of the selected questions its episodes asked (rows of
+    :func:`belief.app.runners.household.tom_rows`), the kind itself as the headline."""
+    from belief.grading.trivial import TRIVIAL_ANSWERERS, tom_table
+
+    out = {}
+    for k in dict.fromkeys(r["agent"] for r in results):
+        rows = [row for r in results if r["agent"] == k for row in r.get("tom_rows", ())]
+        if rows:
+            out[k] = tom_table(rows, TRIVIAL_ANSWERERS, headline=k)
+    return out
 
 
 def _prediction_vs_persistence(results: list) -> dict:
@@ -69,12 +89,15 @@ def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2
 
     Episodes run on `executor` (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray);
     ``progress(result)`` is called as each episode finishes (in completion order)."""
-    jobs = [({**(config or {}), "agent": k}, s) for k in kinds for s in range(seed, seed + episodes)]
+    jobs = [({"tom_rows": True, **(config or {}), "agent": k}, s) for k in kinds for s in range(seed, seed + episodes)]
     results = run_tasks(Star(play_episode), jobs, executor, workers, address,
                         progress=(lambda i, r: progress(r)) if progress else None)
     order = {k: i for i, k in enumerate(kinds)}
     results.sort(key=lambda r: (order[r["agent"]], r["seed"]))
-    return summarise(results, seed), results
+    summary = summarise(results, seed)
+    for r in results:  # the rows are in extra.tom; the per-episode table keeps the figures
+        r.pop("tom_rows", None)
+    return summary, results
 
 
-__all__ = ["AGENT_KINDS", "bench", "play_episode", "summarise"]
+__all__ = ["AGENT_KINDS", "bench", "play_episode", "summarise", "tom_tables"]

@@ -5,7 +5,11 @@ generated_spec`, seeds from :func:`belief.envs.transport.world.bench_world_seeds
 the same worlds, so differences are paired by world, which removes the between-world variance; the summary
 is the one benchmark shape (:mod:`belief.app.results.comparison`, docs/benchmarks.md): cobel against each
 other agent type, an ordering only when the 95% interval of the difference excludes 0. The per-episode
-figures are :func:`belief.app.runners.transport.play_episode`'s.
+figures are :func:`belief.app.runners.transport.play_episode`'s. ``extra.tom`` has per agent type the ToM table
+(:func:`belief.grading.trivial.tom_table`) of the selected questions (:func:`belief.envs.transport.tom.
+selected_set`): per template n, gold balance, the type's accuracy (each agent answering from its own belief
+store), every shortcut of the kernel's panel, the best one, ``tom`` (best shortcut at most 0.65) and the type's
+paired margin over the best shortcut (95% interval clustered by world).
 """
 
 from __future__ import annotations
@@ -37,19 +41,22 @@ def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, work
     else:
         seeds = list(range(len(tw.EPISODES))) if episodes is None else list(episodes)
         kind_of_world = "fixed"
-    jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps}, s)
-            for s in seeds for kind in agents]
+    jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps,
+              "tom_rows": True}, s) for s in seeds for kind in agents]
     results = []
     if llm is not None:
         for config, s in jobs:
             world = s if kind_of_world == "fixed" else ("gen", s)
-            results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps))
+            results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps,
+                                       tom_rows=True))
             if progress:
                 progress(results[-1])
     else:
         results = run_tasks(_job, jobs, executor, workers or min(2, os.cpu_count() or 1), address,
                             progress=(lambda i, r: progress(r)) if progress else None)
     summary = summarise(results, seed=seed if kind_of_world == "generated" else None, worlds=kind_of_world)
+    for r in results:  # the rows are in extra.tom; the per-episode table keeps the figures
+        r.pop("tom_rows", None)
     if llm is not None:
         summary["extra"]["llm"] = llm.report()
     summary["results"] = results
@@ -70,11 +77,27 @@ def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> 
              "prediction_vs_persistence": _prediction_vs_persistence(by_kind),
              "message_tokens": {k: sum(r["message_tokens"] for r in rs) for k, rs in by_kind.items()},
              "max_messages": {k: max(r["messages"] for r in rs) for k, rs in by_kind.items()}}
+    tom = tom_tables(by_kind)
+    if tom:
+        extra["tom"] = tom
     out = compare("transport_v0", by_kind, metrics.TRANSPORT, headline, seed=seed, pair_key="world", extra=extra)
     tokens = {k: out["by_agent"][k]["message_tokens"] for k in kinds}
     if "cobel" in tokens and tokens.get("coela"):
         extra["token_reduction_vs_coela"] = 1 - tokens["cobel"] / tokens["coela"]
     out["extra"] = extra
+    return out
+
+
+def tom_tables(by_kind: dict) -> dict:
+    """Per agent type, the ToM table of the selected questions its episodes asked (their ``tom_rows``), the
+    type itself as the headline."""
+    from belief.grading.trivial import TRIVIAL_ANSWERERS, tom_table
+
+    out = {}
+    for k, rows in by_kind.items():
+        qs = [row for r in rows for row in r.get("tom_rows", ())]
+        if qs:
+            out[k] = tom_table(qs, TRIVIAL_ANSWERERS, headline=k)
     return out
 
 
@@ -111,4 +134,4 @@ def to_json_line(summary: dict) -> str:
 
 
 __all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "run_episode", "summarise",
-           "to_json_line"]
+           "to_json_line", "tom_tables"]

@@ -101,8 +101,10 @@ def run_household(
     episodes: int = run_options.episodes(1),
     seed: int = run_options.SEED,
     agents: str = run_options.agents("cobel", _KINDS, " | ".join(AGENT_KINDS)),
-    out_dir: Optional[Path] = run_options.out("write each episode's global trace into DIR "
-                                              "(household_SEED.trace.jsonl)"),
+    out_dir: Optional[Path] = run_options.out("write each episode's global trace, its selected ToM questions (the "
+                                              "grading format) and the agents' answers into DIR "
+                                              "(household_SEED.trace|questions|answers.jsonl; belief grade "
+                                              "regrades them)"),
     trace: Optional[Path] = _HIDDEN_TRACE,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
     force: bool = run_options.FORCE,
@@ -113,13 +115,18 @@ def run_household(
     if trace is not None and (episodes != 1 or out_dir is not None):
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
-    files = run_options.out_paths(out_dir, [f"household_{s}.trace.jsonl" for s in seeds], force)
+    from belief.app.runners.episode_files import file_names, write_episode_files
+
+    files = run_options.out_paths(out_dir, [n for s in seeds for n in file_names(f"household_{s}").values()], force)
     paths = {s: trace if trace is not None else files.get(f"household_{s}.trace.jsonl") for s in seeds}
     try:
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
-        rows = play_all(Star(play_episode), [({"agent": agents, "trace": str(paths[s]) if paths[s] else None}, s)
+        rows = play_all(Star(play_episode), [({"agent": agents, "trace": str(trace) if trace else None,
+                                               "files": out_dir is not None}, s)
                                              for s in seeds], "household episodes", **pool)
+        if out_dir is not None:
+            write_episode_files(out_dir, rows)
     except OSError as e:
         _fail(f"cannot write the traces into {out_dir or trace}: {e}", 1)
     except BeliefError as e:

@@ -237,11 +237,12 @@ def bench_transport(
 
 
 def transport_episode(task, llm=None) -> dict:
-    """One episode of ``run transport`` (a picklable task: world, agent type, planner, trace path, max steps)."""
+    """One episode of ``run transport`` (a picklable task: world, agent type, planner, trace path, max steps,
+    whether to return the episode's files)."""
     from belief.app.runners.transport import run_episode
 
-    world, kind, planner, path, max_steps = task
-    return run_episode(world, kind, planner, trace_path=path, llm=llm, max_steps=max_steps)
+    world, kind, planner, path, max_steps, files = task
+    return run_episode(world, kind, planner, trace_path=path, llm=llm, max_steps=max_steps, files=files)
 
 
 @run_app.command("transport")
@@ -258,8 +259,10 @@ def run_transport(
     agents: str = run_options.agents("cobel", help="an agent type (cobel, coela, silent, rhp, rhp_alone, "
                                      "ablations, cobel+coela)", **_KINDS),
     planner: Optional[str] = _PLANNER,
-    out_dir: Optional[Path] = run_options.out("write each episode's global trace into DIR "
-                                              "(transport_INDEX.trace.jsonl or transport_gen_SEED.trace.jsonl)"),
+    out_dir: Optional[Path] = run_options.out("write each episode's global trace, its selected ToM questions (the "
+                                              "grading format) and the agents' answers into DIR "
+                                              "(transport_INDEX.trace|questions|answers.jsonl or transport_gen_SEED"
+                                              "...; belief grade regrades them)"),
     trace: Optional[Path] = _HIDDEN_TRACE,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
     force: bool = run_options.FORCE,
@@ -273,6 +276,7 @@ def run_transport(
     from functools import partial
 
     from belief.app.cli.episode_report import play_all
+    from belief.app.runners.episode_files import file_names, write_episode_files
 
     _check_planner(planner)
     if seed is None and episode + episodes > 24:
@@ -284,17 +288,20 @@ def run_transport(
     if trace is not None and (episodes != 1 or out_dir is not None):
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
-    files = run_options.out_paths(out_dir, names.values(), force)
+    stems = {w: names[w][:-len(".trace.jsonl")] for w in worlds}
+    files = run_options.out_paths(out_dir, [n for w in worlds for n in file_names(stems[w]).values()], force)
     if llm:
         _serial_for_llm(ctx, pool)
     mode = _llm_mode(llm, [agents], endpoint, llm_parts)
     paths = {w: trace if trace is not None else files.get(names[w]) for w in worlds}
-    tasks = [(w, agents, planner, str(paths[w]) if paths[w] else None, max_steps) for w in worlds]
+    tasks = [(w, agents, planner, str(trace) if trace else None, max_steps, out_dir is not None) for w in worlds]
     try:
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
         rows = play_all(partial(transport_episode, llm=mode) if mode is not None else transport_episode, tasks,
                         "transport episodes", **pool)
+        if out_dir is not None:
+            write_episode_files(out_dir, rows)
     except BeliefError as e:  # LLM mode gave up; the executor cannot start
         _fail(" ".join(str(e).split()), 1)
     except OSError as e:  # a trace file cannot be written

@@ -17,7 +17,11 @@ Per episode:
   (object locations, container states) against the world's real value at that moment (accuracy
   against the world, not against an ideal observer: an agent that saw something and was not there
   when it changed is wrong);
-* ``miscoordination``: CoBel's detections, yields and avoided duplicates.
+* ``miscoordination``: CoBel's detections, yields and avoided duplicates;
+* ``tom_questions``: how many selected ToM questions were kept (:func:`belief.envs.household.tom.selected_set`,
+  asked after every step of each agent, answered from the agent's own record); with ``tom_rows`` every one as
+  a ToM-table row (gold, the agent's answer read by the one reader, every shortcut of the kernel's panel);
+  with ``files`` the episode's trace, questions and answers in the grading format (``_files``).
 
 The benchmark over agent kinds is :mod:`belief.app.bench.household`.
 """
@@ -26,6 +30,8 @@ from __future__ import annotations
 
 from belief.agents.household.team import AGENT_KINDS, make_team, team_size
 from belief.envs.household import environment as household_v0
+from belief.envs.base.selected import tom_table_rows
+from belief.envs.household.tom import selected_set
 
 
 def _world_value(world, fluent):
@@ -38,7 +44,8 @@ def play_episode(config: dict, seed: int) -> dict:
     """One episode of ``config["agent"]`` (one of :data:`AGENT_KINDS`) on seed ``seed``.
 
     ``config`` keys: ``agent``; optional ``max_steps``, ``walk_steps``, ``trace`` (a path to write the
-    global trace to)."""
+    global trace to), ``tom`` (ask the selected questions; default on), ``tom_rows``, ``files`` (see the
+    module docstring)."""
     kind = config["agent"]
     env = household_v0.parallel_env(seed=seed, n_agents=team_size(kind),
                                     max_steps=config.get("max_steps", household_v0.hw.MAX_STEPS),
@@ -49,8 +56,17 @@ def play_episode(config: dict, seed: int) -> dict:
     split = {"in_sight": [0, 0, 0], "out_of_sight": [0, 0, 0]}  # prediction right, persistence right, steps
     world_acc = [0, 0]
     before = {a: None for a in team}  # each agent's subgoal at the previous step
+    selected = selected_set(env.trace.meta, env.possible_agents, env.world.objects, sorted(env.world.is_open),
+                           seed) if config.get("tom", True) else None
+    asked, given = [], {}
     while env.agents:
-        actions = {a: team[a].act(obs[a], infos[a]) for a in env.agents}
+        actions = {a: team[a].act(obs[a], infos[a]) for a in env.agents}  # each takes in what it perceived
+        if selected is not None:  # asked about the trace so far, answered from what each agent took in
+            selected.feed(env.trace)
+            for a in env.agents:
+                for q in selected.ask(env.steps, a):
+                    asked.append(q)
+                    given[q.id] = team[a].answer(q.public())
         for a, agent in team.items():
             for f, v in agent.record.snapshot().items():
                 world_acc[0] += v == _world_value(env.world, f)
@@ -71,8 +87,21 @@ def play_episode(config: dict, seed: int) -> dict:
     if config.get("trace"):
         env.trace.write(config["trace"])
     mis = {k: sum(ag.stats.get(k, 0) for ag in team.values()) for k in ("detections", "yields", "avoided_duplicates")}
-    return {"agent": kind, "seed": seed, "task": env.world.task, "layout": env.world.layout, **env.metrics(),
-            "prediction": pred, "persistence": persist, "prediction_split": split, "belief_world": world_acc, "miscoordination": mis, "trace_events": len(env.trace)}
+    out = {"agent": kind, "seed": seed, "task": env.world.task, "layout": env.world.layout, **env.metrics(),
+           "prediction": pred, "persistence": persist, "prediction_split": split, "belief_world": world_acc,
+           "miscoordination": mis, "trace_events": len(env.trace)}
+    if selected is not None:
+        kept = selected.kept()
+        qs = [q for q in asked if q.id in kept]
+        out["tom_questions"] = len(qs)
+        if config.get("tom_rows"):
+            out["tom_rows"] = tom_table_rows(qs, given, kind, seed, selected.truth())
+        if config.get("files"):
+            from belief.app.runners.episode_files import episode_texts
+
+            out["_files"] = episode_texts(f"household_{seed}", env.trace, [q.question for q in qs],
+                                          [{"id": q.id, "agent": q.asked, "answer": given[q.id]} for q in qs])
+    return out
 
 
 __all__ = ["AGENT_KINDS", "play_episode"]

@@ -42,6 +42,8 @@ from belief.agents.transport.beliefs import snapshot
 from belief.agents.transport.cobel import make_agents
 from belief.envs.transport import environment as transport_v0
 from belief.envs.transport import world as tw
+from belief.envs.base.selected import tom_table_rows
+from belief.envs.transport.tom import selected_set
 
 DEFAULT_AGENTS = ("cobel", "coela", "messenger", "independent", "silent", "rhp", "rhp_alone")
 SAMPLE_EVERY = 5
@@ -58,10 +60,13 @@ def make_env(world, kind: str, max_steps: int | None = None):
 
 
 def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_path: str | None = None,
-                llm=None, max_steps: int | None = None) -> dict:
+                llm=None, max_steps: int | None = None, tom: bool = True, tom_rows: bool = False,
+                files: bool = False) -> dict:
     """One episode of agent type ``kind`` on ``world`` (a fixed episode index, or ``("gen", seed)``);
     a dict of figures. ``llm``: LLM mode for ``cobel`` (the row then has an ``llm`` entry: requests,
-    tokens and fallbacks in this episode). ``max_steps``: stop early."""
+    tokens and fallbacks in this episode). ``max_steps``: stop early. ``tom``: ask the selected ToM questions
+    (``tom_questions``: how many were kept; ``tom_rows``: each as a ToM-table row; ``files``: the episode's
+    trace, questions and answers in the grading format, as ``_files``)."""
     env = make_env(world, kind)
     obs, infos = env.reset()
     task = infos[env.agents[0]]["task"]
@@ -70,8 +75,24 @@ def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_pa
     for a, ag in agents.items():
         ag.reset(task)
         ag.perceive((), infos.get(a))
+    w = env.world
+    selected = selected_set(env.trace.meta, env.possible_agents, (*w.targets, *w.containers), w.rooms,
+                            _episode_name(world)) if tom else None
+    asked: list = []
+    given: dict = {}
+
+    def ask(step: int) -> None:  # about the trace so far, answered from what each agent has taken in
+        if selected is None:
+            return
+        selected.feed(env.trace)
+        for a in env.agents:
+            for q in selected.ask(step, a):
+                asked.append(q)
+                given[q.id] = agents[a].answer(q.public())
+
     acc = {"world": [0, 0], "partner": [0, 0]}
     step = 0
+    ask(step)
     while env.agents and (max_steps is None or step < max_steps):
         actions = {a: agents[a].act(obs[a], infos[a]) for a in env.agents}
         if step % SAMPLE_EVERY == 0:
@@ -80,6 +101,8 @@ def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_pa
         step += 1
         for a, ag in agents.items():
             ag.perceive((), infos.get(a))
+        if env.agents:
+            ask(step)
     _score_beliefs(acc, agents, env)
     if trace_path:
         env.trace.write(trace_path)
@@ -92,7 +115,24 @@ def run_episode(world, kind: str = "cobel", planner: str | None = None, trace_pa
     row["miscoordination"] = row["duplicate_searches"] + row["futile_trips"]
     if llm_before is not None:
         row["llm"] = _llm_delta(llm_before, llm.report())
+    if selected is not None:
+        kept = selected.kept()
+        qs = [q for q in asked if q.id in kept]
+        row["tom_questions"] = len(qs)
+        if tom_rows:
+            row["tom_rows"] = tom_table_rows(qs, given, kind, row["world"], selected.truth())
+        if files:
+            from belief.app.runners.episode_files import episode_texts
+
+            row["_files"] = episode_texts(_episode_name(world), env.trace, [q.question for q in qs],
+                                          [{"id": q.id, "agent": q.asked, "answer": given[q.id]} for q in qs])
     return row
+
+
+def _episode_name(world) -> str:
+    """``transport_<index>`` for a fixed episode, ``transport_gen_<seed>`` for a generated world (the stem of
+    its files under ``belief run transport --out``)."""
+    return f"transport_gen_{world[1]}" if isinstance(world, tuple) else f"transport_{world}"
 
 
 def play_episode(config: dict, seed: int) -> dict:
@@ -100,7 +140,9 @@ def play_episode(config: dict, seed: int) -> dict:
     "fixed" | "generated", "planner": name or None, "max_steps": n or None}``; ``seed`` is the fixed
     episode's index or the generated world's seed."""
     world = seed if config.get("worlds", "fixed") == "fixed" else ("gen", seed)
-    return run_episode(world, config["agents"], config.get("planner"), max_steps=config.get("max_steps"))
+    return run_episode(world, config["agents"], config.get("planner"), max_steps=config.get("max_steps"),
+                       tom=config.get("tom", True), tom_rows=config.get("tom_rows", False),
+                       files=config.get("files", False))
 
 
 def _ratio(pair):

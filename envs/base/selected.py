@@ -11,11 +11,11 @@ trace is complete, :meth:`SelectedStream.kept` gives the ids the balance keeps.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from belief.grading import questions as model
 from belief.grading.render import Phrasing, render
-from belief.grading.selector import Cell, Limits, Selector, chains, template_of
+from belief.grading.selector import ORDER_NAMES, Cell, Limits, Selector, chains, template_of
 from belief.grading.shortcuts import Answerer, Panel
 from belief.truth.tracker import Tracker
 
@@ -139,4 +139,97 @@ class StepSelection:
         return self.stream.kept()
 
 
-__all__ = ["SelectedQuestion", "SelectedStream", "StepSelection"]
+def perspective_template(cell: Cell) -> str:
+    """``kind/who/predicate``: ``who`` is ``self`` when the chain is the asked agent alone ("Do you know where the
+    cupcake is?"), else the chain's order (``first_order``: "Does Bob know ...?"); e.g. ``knows/first_order/in``,
+    ``aware/second_order/explored``, ``value/self/in``."""
+    who = "self" if cell.chain == (cell.agent,) else ORDER_NAMES[min(len(cell.chain), len(ORDER_NAMES) - 1)]
+    return f"{cell.kind}/{who}/{cell.fluent[0]}"
+
+
+def perspective_cells(at: int, agents: Sequence[str], asked: str, fluents: Iterable[tuple],
+                      depth: int) -> list[Cell]:
+    """Every question a world with these ``agents`` could ask ``asked`` after event ``at`` about ``fluents``: for
+    every chain of 1 to ``depth`` agents (no agent twice in a row), "where does the chain think F is" (value)
+    and "does X know F" / "is X aware that Y knows F" (knows for one agent, aware for more)."""
+    fluents = list(fluents)
+    out = []
+    for chain in chains(agents, depth):
+        kind = "knows" if len(chain) == 1 else "aware"
+        for f in fluents:
+            out.append(Cell(at, "value", chain, f, agent=asked))
+            out.append(Cell(at, kind, chain, f, agent=asked))
+    return out
+
+
+def believed_answer(q: model.Question, me: str, held: Callable[[tuple, tuple], Optional[str]]) -> Optional[str]:
+    """The verdict an agent gives to ``q`` from its own beliefs: ``held(chain, fluent)`` is the definite value
+    it holds for a chain beginning with itself (None: it holds none). A chain asked about others is read as
+    the agent's belief about it (``(me,) + chain``); "does X know F" is yes when the agent believes X holds the
+    value the agent itself holds (its own belief stands for reality), "do you know F" when it holds one."""
+    assert q.fluent is not None
+    chain = q.chain if q.chain[:1] == (me,) else (me, *q.chain)
+    mine = held((me,), q.fluent)
+    theirs = mine if chain == (me,) else held(chain, q.fluent)
+    if q.kind == "value":
+        return model.UNKNOWN if theirs is None else theirs
+    if q.values is not None and mine not in q.values:
+        return model.NO
+    return model.YES if theirs is not None and theirs == mine else model.NO
+
+
+class PerspectiveSet:
+    """The selected set of a world whose questions are :func:`perspective_cells` on a fixed list of fluents,
+    named by :func:`perspective_template`: :meth:`feed` the global trace as it grows, :meth:`ask` after a step
+    for the agent asked, :meth:`kept` once the episode is over. ``depth``: the deepest chain; ``limits``: the
+    balance; ``name`` seeds the selector with the world's name. Pure: the same trace gives the same questions."""
+
+    def __init__(self, meta: dict, agents: Iterable[str], fluents: Iterable[tuple], phrasing: Phrasing, *,
+                 name: str, seed: object = None, depth: int = 4, limits: Limits = Limits(per_time=2, examined=32),
+                 extra: Optional[Mapping[str, Answerer]] = None):
+        self.seed = meta.get("seed") if seed is None else seed
+        self.agents = tuple(agents)
+        self.fluents = list(fluents)
+        self.depth = depth
+        self.words = phrasing
+        self.stream = SelectedStream(meta, seed=f"{name}:{self.seed}", limits=limits, template=perspective_template,
+                                     extra=extra)
+        self._fed = 0
+
+    def feed(self, trace) -> None:
+        """Take in the events of ``trace`` (the global trace) not fed yet."""
+        while self._fed < len(trace):
+            self.stream.feed(trace[self._fed])
+            self._fed += 1
+
+    def ask(self, step: int, asked: str) -> list[SelectedQuestion]:
+        """The questions picked for ``asked`` after the last event fed (ids ``<asked>-t<step>-s<n>``)."""
+        at = self._fed - 1
+        if at < 0:
+            return []
+        cells = perspective_cells(at, self.agents, asked, self.fluents, self.depth)
+        return self.stream.ask(cells, step, asked, self.words, id_prefix=f"{asked}-t")
+
+    def kept(self) -> set:
+        return self.stream.kept()
+
+    def truth(self):
+        """The checker of the global trace fed so far."""
+        return self.stream.tracker.truth()
+
+
+def tom_table_rows(qs: Iterable[SelectedQuestion], given: Mapping[str, str], answerer: str, episode: object,
+                   truth) -> list[dict]:
+    """Selected questions as ToM-table rows (:func:`belief.grading.trivial.tom_table`): the template, the gold,
+    the episode, the phenomenon and the answers: ``answerer``'s (its free text ``given[id]`` read by the one
+    reader, with the places the fluent takes in the trace ``truth`` as candidates) beside every shortcut of the
+    kernel's panel."""
+    from belief.grading.report import read_answer
+
+    return [{"type": q.template, "gold": q.gold, "episode": episode, "phenomenon": q.question.phenomenon,
+             "answers": {answerer: read_answer(q.question, given[q.id], model.place_candidates(truth, q.question)),
+                         **q.shortcuts}} for q in qs]
+
+
+__all__ = ["SelectedQuestion", "SelectedStream", "StepSelection", "PerspectiveSet", "tom_table_rows", "perspective_template", "perspective_cells",
+           "believed_answer"]
