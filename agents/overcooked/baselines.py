@@ -6,6 +6,14 @@ The greedy model plans on the engine's full state (``info["state"]``, which the 
 agent cannot act on a text view); its current subgoal, for the ToM questions, is the label of the rule its
 ``ml_action`` follows (:func:`belief.agents.overcooked.kitchen.greedy_subgoal`). It draws from NumPy's
 global generator (its "unstuck" moves): the runner seeds it per episode.
+
+:class:`GreedyYieldChef` (kind ``greedy_yield``) is the greedy model with a traffic rule and no inference
+about the partner (the strongest simple baseline): when the model's next move would enter the cell its partner
+stands in, it yields: it waits :data:`WAIT_STEPS` steps (alice 0, bob 1, so that the two do not step aside
+together), then steps aside into the free floor cell farthest from the partner (ties broken by a seeded
+generator). The waits were chosen among (alice, bob) = (0, 1), (1, 0), (2, 0), (3, 1) on seeds 0-2 of cramped
+room, coordination ring, counter circuit and asymmetric advantages (the most soups in all); the bench's
+figures are on other seeds.
 """
 
 from __future__ import annotations
@@ -43,6 +51,47 @@ class GreedyChef(AgentBase):
         return engine().Action.ACTION_TO_INDEX[action]
 
 
+WAIT_STEPS = (0, 1)   # steps each chef (alice, bob) waits for a blocking partner before it steps aside
+STAY = 4
+
+
+class GreedyYieldChef(GreedyChef):
+    kind = "greedy_yield"
+
+    def __init__(self, name: str, layout: str, seed: int = 0):
+        super().__init__(name, layout, seed)
+        self.rng = random.Random(f"overcooked:greedy_yield:{name}:{seed}")
+        self.floor = set(gridworld(layout).get_valid_player_positions())
+        self.blocked = 0
+
+    def reset(self, task=None) -> None:
+        super().reset(task)
+        self.blocked = 0
+
+    def act(self, observation, info) -> int:
+        action = super().act(observation, info)
+        state = info["state"]
+        me, partner = state.players[self.index].position, state.players[1 - self.index].position
+        moves = engine().Action.INDEX_TO_ACTION[:4]
+        if action >= 4 or _plus(me, moves[action]) != partner:
+            self.blocked = 0
+            return action
+        self.blocked += 1
+        if self.blocked <= WAIT_STEPS[self.index]:
+            return STAY
+        return self.step_aside(me, partner, moves)
+
+    def step_aside(self, me, partner, moves) -> int:
+        """The move into the free floor cell farthest from the partner (STAY when there is none)."""
+        options = [(abs(q[0] - partner[0]) + abs(q[1] - partner[1]), self.rng.random(), i)
+                   for i, d in enumerate(moves) for q in [_plus(me, d)] if q in self.floor and q != partner]
+        return max(options)[2] if options else STAY
+
+
+def _plus(pos, d):
+    return pos[0] + d[0], pos[1] + d[1]
+
+
 class RandomChef(AgentBase):
     """Uniform over the six actions (seeded)."""
 
@@ -57,4 +106,4 @@ class RandomChef(AgentBase):
         return self.rng.randrange(N_ACTIONS)
 
 
-__all__ = ["GreedyChef", "RandomChef"]
+__all__ = ["GreedyChef", "GreedyYieldChef", "RandomChef", "WAIT_STEPS"]

@@ -15,7 +15,8 @@ from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
 
 _LAYOUTS = "cramped_room,asymmetric_advantages,forced_coordination,coordination_ring,counter_circuit"
-_PAIRINGS = "belief+belief,belief+greedy,no_inference+no_inference,no_inference+greedy,greedy+greedy,random+random"
+_PAIRINGS = ("belief+belief,belief+greedy,no_inference+no_inference,no_inference+greedy,greedy+greedy,"
+             "greedy_yield+greedy_yield,random+random")
 
 
 def _split(text: str, allowed: str, what: str) -> list[str]:
