@@ -34,8 +34,8 @@ def bench_overcooked(
     seed: int = run_options.SEED,
     layouts: str = typer.Option(_LAYOUTS, "--layouts", help="comma-separated layouts"),
     pairings: str = typer.Option(_PAIRINGS, "--pairings", help="comma-separated KIND+KIND (alice+bob); kinds: "
-                                 "belief, no_inference, greedy, random"),
-    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (the study's 400)"),
+                                 "belief, no_inference, greedy, greedy_yield, random"),
+    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (overcooked-ai's usual 400; LLM-Coordination does not state its horizon)"),
     questions: bool = typer.Option(True, "--questions/--no-questions", help="also play question episodes (ToM "
                                    "and multiple-choice tables)"),
     as_json: bool = run_options.JSON,
