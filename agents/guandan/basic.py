@@ -9,17 +9,23 @@ house before triple, pair, single), at its lowest value, with the fewest wild he
 when nothing else is left. Following, it passes when its partner owns the table, else plays the lowest
 non-bomb reply with the fewest wilds; with none, the lowest bomb only against an opponent who has 10 cards or
 fewer left; otherwise it passes.
+
+Rule-based, keeping its bombs and wilds (kind ``rule_keep``, the strongest simple baseline): the same rules,
+but a play that spends a wild heart or takes cards from a bomb of its hand (a rank with 4 or more cards,
+played short of all of them) is used only when it empties the hand, when leading with nothing else left, or
+when following and passing is not allowed; following, it otherwise passes or bombs as the rule agent does.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from belief.agents.protocol import AgentBase
-from belief.envs.guandan.cards import wild_face
+from belief.envs.guandan.cards import face, rank, wild_face
 from belief.envs.guandan.combinations import power
 
-BASIC_KINDS = ("random", "rule")
+BASIC_KINDS = ("random", "rule", "rule_keep")
 
 
 def wilds_in(move, level: int) -> int:
@@ -81,5 +87,35 @@ class GuandanRuleAgent(AgentBase):
         return 0 if info["action_mask"][0] else 1
 
 
-__all__ = ["BASIC_KINDS", "GuandanRandomAgent", "GuandanRuleAgent", "action_of", "lead_score", "lowest_reply",
+def keeps(move, hand_faces: Counter, level: int) -> bool:
+    """Whether ``move`` spends no wild heart and breaks no bomb of the hand (whole bombs are not broken)."""
+    if wilds_in(move, level):
+        return False
+    if move.is_bomb:
+        return True
+    wild = wild_face(level)
+    by_rank = Counter(rank(f) for f in hand_faces.elements() if f != wild and f < 52)
+    return not any(by_rank[rank(f)] >= 4 for f in move.cards if f != wild and f < 52)
+
+
+class GuandanKeeperAgent(GuandanRuleAgent):
+    kind = "rule_keep"
+
+    def act(self, observation, info: dict) -> int:
+        view, moves = info["obs"], info["moves"]
+        finishing = [m for m in moves if len(m.cards) == len(view["hand"])]
+        if finishing:                    # a play that empties the hand goes, wilds or not
+            return action_of(moves, finishing[0])
+        faces = Counter(face(c) for c in view["hand"])
+        kept = [m for m in moves if keeps(m, faces, view["level"])]
+        if view["table"] is None and all(m.is_bomb for m in kept):
+            return super().act(observation, info)      # leading: nothing else left
+        if view["table"] is not None and not kept:
+            return 0 if info["action_mask"][0] else super().act(observation, info)
+        # the rule agent's rules over the plays that keep bombs and wilds (and the whole bombs)
+        choice = super().act(observation, {**info, "moves": kept})
+        return 0 if choice == 0 else action_of(moves, kept[choice - 1])
+
+
+__all__ = ["BASIC_KINDS", "GuandanKeeperAgent", "keeps", "GuandanRandomAgent", "GuandanRuleAgent", "action_of", "lead_score", "lowest_reply",
            "wilds_in"]

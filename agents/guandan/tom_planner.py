@@ -19,6 +19,11 @@ Following:
 
 Probabilities are :meth:`~belief.agents.guandan.beliefs.HandBeliefs.p_can_beat` (exact for singles,
 sampled otherwise, from a generator seeded by the agent's name and seed).
+
+:class:`GuandanPlannerAgent` (kind ``planner``) is the same planner with every belief branch switched off (the
+ablation): it leads the recommender's first choice, passes when its partner owns the table, and otherwise
+plays the recommender's best reply, bombing under the same rule; what separates it from ``tom`` is exactly what
+the beliefs about the other hands decide.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ BOMB_AT = 6        # an opponent with this many cards or fewer is worth a bomb (
 
 class GuandanToMAgent(AgentBase):
     kind = "tom"
+    #: whether the belief branches decide (False: :class:`GuandanPlannerAgent`, the ablation)
+    use_beliefs = True
 
     def __init__(self, name: str, seed: int = 0, k: int = 5):
         self.name = name
@@ -86,6 +93,8 @@ class GuandanToMAgent(AgentBase):
         nxt = self._next_opponent(view)
         if view["table"] is None:
             cands = recommend([m for m in moves if not m.is_bomb] or moves, hand, level, self.k)
+            if not self.use_beliefs:
+                return action_of(moves, cands[0])
             if left[partner] and left[partner] <= CLOSE:
                 def coop(m):
                     p_partner = b.p_can_beat(partner, m, rng=self.rng)
@@ -99,12 +108,13 @@ class GuandanToMAgent(AgentBase):
         table, owner = view["table"], view["table_owner"]
         plain = [m for m in moves if not m.is_bomb]
         if owner == partner and mask[0]:
-            if nxt and left[nxt] <= CLOSE and plain and b.p_can_beat(nxt, table, rng=self.rng) > 0.5:
+            if (self.use_beliefs and nxt and left[nxt] <= CLOSE and plain
+                    and b.p_can_beat(nxt, table, rng=self.rng) > 0.5):
                 return action_of(moves, recommend(plain, hand, level, 1)[0])
             return 0
         if plain:
             cands = recommend(plain, hand, level, self.k)
-            if close_opps:
+            if self.use_beliefs and close_opps:
                 return action_of(moves, min(cands, key=lambda m: max(b.p_can_beat(p, m, rng=self.rng)
                                                                      for p in close_opps)))
             return action_of(moves, cands[0])
@@ -127,4 +137,11 @@ class GuandanToMAgent(AgentBase):
         return "Yes" if self.beliefs(self._view).answer(question) else "No"
 
 
-__all__ = ["GuandanToMAgent"]
+class GuandanPlannerAgent(GuandanToMAgent):
+    """The ToM planner with its belief branches off (see the module doc)."""
+
+    kind = "planner"
+    use_beliefs = False
+
+
+__all__ = ["GuandanPlannerAgent", "GuandanToMAgent"]

@@ -154,6 +154,8 @@ class EscapeBeliefAgent(MazeBeliefAgent):
     rounds, and the rooms it may be in). No explicit lure role: both players head for the generator."""
 
     killer_every = KILLER_EVERY
+    #: whether it models its partner (False: :class:`EscapeLookaheadAgent`, the ablation)
+    partner_model = True
 
     def compose_message(self, view: dict):
         """Where I am, and the killer when I see it (the partner plans its route and its role with both);
@@ -217,7 +219,7 @@ class EscapeBeliefAgent(MazeBeliefAgent):
                 left[g] = done
         order = (self.name, self.partner) if self.name < self.partner else (self.partner, self.name)
         pos = {p: t.where(p) for p in order if t.where(p) in t.maze.rooms}
-        planner = SourceEscapePlanner(t.maze, self.name, order, needed)
+        planner = SourceEscapePlanner(t.maze, self.name, order, needed, partner_model=self.partner_model)
         return planner.plan(pos, killer, left, self.layout["exit"], not left, mask)
 
     def _killer_arrives(self, view: dict, room: str) -> bool:
@@ -247,8 +249,25 @@ class EscapeBeliefAgent(MazeBeliefAgent):
         return view["exit"] if view["gate_open"] else view["generator"]
 
 
+class EscapeLookaheadAgent(EscapeBeliefAgent):
+    """The ablation of :class:`EscapeBeliefAgent`: the same lookahead (the source's rules: the expectimax planner;
+    partial view: routes the killer cannot cut), without beliefs about its partner. It neither tells nor reads
+    messages (a partner's ``tell`` events are dropped before its tracker sees them, so every killer sighting is its
+    own), and under the source's rules it predicts the killer from its own room alone and heads for the generator
+    nearest it rather than splitting the generators with its partner."""
+
+    kind = "lookahead"
+    partner_model = False
+
+    def compose_message(self, view: dict):
+        return None
+
+    def perceive(self, events, info: dict | None = None) -> None:
+        super().perceive([ev for ev in events if ev.kind != "tell"], info)
+
+
 def route_length(maze: Maze, start: str, goal: str, open_) -> int:
     return maze.distances(start, open_).get(goal, 99)
 
 
-__all__ = ["MazeBeliefAgent", "CaptureBeliefAgent", "EscapeBeliefAgent", "route", "outcomes", "safe_first_move"]
+__all__ = ["MazeBeliefAgent", "CaptureBeliefAgent", "EscapeBeliefAgent", "EscapeLookaheadAgent", "route", "outcomes", "safe_first_move"]

@@ -47,19 +47,27 @@ def assign_generators(maze: Maze, players: dict, generators: tuple) -> dict:
 class SourceEscapePlanner:
     """One player's planner: :meth:`plan` from the public state."""
 
-    def __init__(self, maze: Maze, me: str, order: tuple, repairs_needed: int, depth: int = 3):
+    def __init__(self, maze: Maze, me: str, order: tuple, repairs_needed: int, depth: int = 3,
+                 partner_model: bool = True):
         self.maze, self.me, self.order = maze, me, order
         self.repairs_needed, self.depth = repairs_needed, depth
+        #: False (the ablation): the partner is not modelled: the killer is predicted from my room alone, and I
+        #: head for the generator nearest me instead of splitting the generators with the partner
+        self.partner_model = partner_model
 
     def plan(self, pos: dict, killer: str, generators: dict, exit_room: str, gate_open: bool, mask) -> int:
         """The action with the best expected value: ``pos`` the players' rooms, ``generators`` the unfixed
         generators' repair counts."""
         maze, me = self.maze, self.me
-        partner_room = next((r for p, r in pos.items() if p != me), None)
+        partner_room = next((r for p, r in pos.items() if p != me), None) if self.partner_model else None
         if gate_open:
             goal, repairs = exit_room, 0
         else:
-            mine = assign_generators(maze, pos, tuple(sorted(generators)))[me]
+            if self.partner_model:
+                mine = assign_generators(maze, pos, tuple(sorted(generators)))[me]
+            else:
+                near = maze.distances(pos[me])
+                mine = min(sorted(generators), key=lambda g: near.get(g, 99))
             goal, repairs = mine, generators.get(mine, 0)
         to_goal = maze.distances(goal)
         depth = self.depth

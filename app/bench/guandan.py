@@ -2,9 +2,10 @@
 timing goal (<= 5 ms for a full 27-card hand), each as one JSON object.
 
 The evaluation JSON is the one benchmark shape (:func:`belief.app.results.comparison.compare`: each agent kind's
-team against the random team on the same seeds and seats, paired differences) plus two top-level keys the
-issue names: ``matchups`` (ToM vs rule, ToM vs random, rule vs random: win rate with a Wilson interval, level
-gain, per seat pair) and ``tom`` (the ToM planner's accuracy by order and by template, with the trivial
+team, the ToM planner, its ablation ``planner`` (belief branches off), ``rule_keep`` (the rule agent that keeps
+its bombs and wilds), ``rule`` and ``random``, against the rule team on the same seeds in both seatings, paired
+by seed) plus two top-level keys: ``matchups`` (head to head: ToM vs rule, ToM vs random, rule vs random, ToM vs
+planner, ToM vs rule_keep: win rate with a Wilson interval over the games, level gain, per seat pair) and ``tom`` (the ToM planner's accuracy by order and by template, with the trivial
 answerers beside it: :func:`belief.grading.trivial.tom_table`).
 """
 
@@ -56,32 +57,48 @@ def bench_moves(hands: int = 500, seed: int = 0, repeat: int = 3) -> dict:
 
 
 METRICS = (share("win"), Metric("level_gain", True, "levels"))
+#: every kind's team plays this team in the comparison shape (the study's baseline)
+REFERENCE = "rule"
+#: the kinds of the comparison shape: the ToM planner, its ablation (beliefs off), the strongest simple baseline,
+#: the study's rule agent and random
+COMPARED = ("tom", "planner", "rule_keep", "rule", "random")
 
 
 def bench_guandan(games: int = 40, seed: int = 0, deals: int = 1, pass_rule: str = "free", progress=None,
                   executor: str = "serial", workers: int | None = 1, address: str | None = None,
                   rows_out: list | None = None) -> dict:
-    """The three matchups of the study (and each kind against random for the comparison shape), games on
-    `executor`; `rows_out`, when given, receives every game's row (its ToM rows left out)."""
-    from belief.app.runners.guandan import MATCHUPS, matchup, tom_extra, tom_figures
+    """The head-to-head matchups (:data:`~belief.app.runners.guandan.MATCHUPS`) and each kind of
+    :data:`COMPARED` against the :data:`REFERENCE` team, every seed in both seatings; games on `executor`;
+    `rows_out`, when given, receives every game's row (its ToM rows left out)."""
+    from belief.app.runners.guandan import MATCHUPS, matchup, per_deal, tom_extra, tom_figures
 
     figures, rows = {}, {}
-    for a, b in MATCHUPS + (("random", "random"),):
+    pairs = list(MATCHUPS) + [(kind, REFERENCE) for kind in COMPARED if (kind, REFERENCE) not in MATCHUPS]
+    for a, b in pairs:
         figures[(a, b)], rows[(a, b)] = matchup(a, b, games, seed, deals=deals, pass_rule=pass_rule,
                                                 ask=(a, b) in (("tom", "rule"), ("tom", "random")),
                                                 progress=progress, executor=executor, workers=workers,
                                                 address=address)
         if rows_out is not None:
             rows_out += [{k: v for k, v in r.items() if k not in ("tom_rows", "selected_rows")} for r in rows[(a, b)]]
-    vs_random = {kind: rows[(kind, "random")] for kind in ("tom", "rule", "random")}
+    vs_reference = {kind: per_deal(rows[(kind, REFERENCE)]) for kind in COMPARED}
     tom_rows = rows[("tom", "rule")] + rows[("tom", "random")]
-    out = compare("guandan_v0", vs_random, METRICS, "tom", seed=seed,
-                  extra={"games": games, "deals": deals, "pass_rule": pass_rule,
-                         "by_agent_is": "each kind's team against the random team, same seeds and seats",
+    out = compare("guandan_v0", vs_reference, METRICS, "tom", seed=seed,
+                  extra={"games": games, "deals": deals, "pass_rule": pass_rule, "reference": REFERENCE,
+                         "by_agent_is": f"each kind's team against the {REFERENCE} team, every seed in both "
+                                        "seatings (a row per seed: the win share and level gain over the two)",
                          "tom": tom_extra(tom_rows)})
     out["matchups"] = {f"{a}_vs_{b}": figures[(a, b)] for a, b in MATCHUPS}
     out["tom"] = tom_figures(tom_rows)
     return out
+
+
+def games_played(games: int) -> int:
+    """How many games :func:`bench_guandan` plays for ``games`` seeds."""
+    from belief.app.runners.guandan import MATCHUPS
+
+    extra = [kind for kind in COMPARED if (kind, REFERENCE) not in MATCHUPS]
+    return 2 * games * (len(MATCHUPS) + len(extra))
 
 
 def shape_part(result: dict) -> dict:
@@ -89,4 +106,5 @@ def shape_part(result: dict) -> dict:
     return {k: v for k, v in result.items() if k not in TOP_KEYS}
 
 
-__all__ = ["GOAL_MS", "METRICS", "TOP_KEYS", "bench_guandan", "bench_moves", "shape_part"]
+__all__ = ["COMPARED", "GOAL_MS", "METRICS", "REFERENCE", "TOP_KEYS", "bench_guandan", "bench_moves", "games_played",
+           "shape_part"]

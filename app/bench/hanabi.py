@@ -1,9 +1,12 @@
 """``belief bench hanabi``: every Hanabi agent kind on the same seeds, in the one benchmark JSON shape.
 
 Each kind plays seeds ``seed .. seed+games-1`` with ``players`` players (one kind for the whole table);
-the headline is ``belief``, the baselines ``conventional`` (a convention bot with card counting) and
-``hintless`` (a trivial baseline that never reads hints). Per game: the score (0-25; 0 when the last life
-is lost), lives lost, turns, and whether the game was perfect. ``extra`` holds the number of players, the
+the headline is ``belief``, the baselines ``smartbot`` (the port of O'Dwyer's SmartBot, the strongest
+published hand-written bot: 23.09 with two players), ``conventional`` (a convention bot with card counting)
+and ``hintless`` (a trivial baseline that never reads hints). Per game: the score (0-25; 0 when the last
+life is lost, as in the Hanabi Learning Environment), the fireworks tally (the score as O'Dwyer's framework
+counts it: the fireworks even when the last life is lost; the figure SmartBot's 23.09 is), lives lost,
+turns, and whether the game was perfect. ``extra`` holds the number of players, the
 published two-player rule-bot scores for reference, and, for the first ``tom_games`` games of each kind,
 the ToM table of :mod:`belief.envs.hanabi.tom`'s selected set: per template the agent's accuracy beside every
 shortcut of the panel and Hanabi's ``hint_record``, the best one, ``tom`` and the agent's paired margin over it
@@ -16,7 +19,8 @@ from functools import partial
 
 from belief.app.results.comparison import Metric, compare, headline_of, share
 
-HANABI_METRICS = (Metric("score", True, "points", (0.0, 25.0)), Metric("lives_lost", False, "lives", (0.0, 3.0)),
+HANABI_METRICS = (Metric("score", True, "points", (0.0, 25.0)), Metric("fireworks", True, "points", (0.0, 25.0)),
+                  Metric("lives_lost", False, "lives", (0.0, 3.0)),
                   Metric("turns", None, "turns"), share("perfect"))
 #: published two-player scores of rule bots (Walton-Rivers et al. 2017; O'Dwyer's SmartBot), for reference
 PUBLISHED_2P = {"SimpleBot": 16.92, "ValueBot": 19.79, "HolmesBot": 20.75, "SmartBot": 23.09}
@@ -28,7 +32,8 @@ def game_row(kind: str, players: int, tom_games: int, first: int, seed: int) -> 
 
     tom = seed < first + tom_games
     r = play_game(HanabiConfig(agents=kind, ask=False, players=players, tom_set=tom), seed)
-    row = {"seed": seed, "agent": kind, "score": r["score"], "lives_lost": 3 - r["lives"], "turns": r["turns"],
+    row = {"seed": seed, "agent": kind, "score": r["score"], "fireworks": r["fireworks"], "lives_lost": 3 - r["lives"],
+           "turns": r["turns"],
            "perfect": r["score"] == 25}
     if tom:
         row["tom_rows"] = r["tom_rows"]

@@ -2,7 +2,9 @@
 shape (:mod:`belief.app.results.comparison`) over all layouts plus ``by_layout`` (the same shape per layout),
 paired by seed against the headline pairing (``belief+belief``).
 
-Metrics per episode: ``soups``, ``score`` (20 per soup), ``cpu_s`` (play CPU of the episode: both chefs'
+Metrics per episode: ``soups``, ``score`` (20 per soup), ``points_per_100_steps`` (the score per 100 steps of the
+episode's horizon, for the LLM-Coordination table, whose horizon is not stated; ``extra.llm_coordination``
+holds its self-play scores), ``cpu_s`` (play CPU of the episode: both chefs'
 decisions and the engine's steps) and ``cpu_ms_per_step``. The engine's planner set-up is built once per
 layout before any episode's clock starts and reported apart (``extra.setup_cpu_s``). ``extra.tom`` and
 ``extra.mc`` are the ToM and multiple-choice tables per question pairing (:func:`belief.grading.trivial.tom_table`,
@@ -19,8 +21,19 @@ from belief.grading.trivial import tom_table
 
 WORLD = "overcooked_v0"
 HEADLINE = "belief+belief"
-METRICS = (Metric("soups", True, "soups"), Metric("score", True, "points"), Metric("cpu_s", False, "s"),
+METRICS = (Metric("soups", True, "soups"), Metric("score", True, "points"),
+           Metric("points_per_100_steps", True, "points"), Metric("cpu_s", False, "s"),
            Metric("cpu_ms_per_step", False, "ms"))
+#: LLM-Coordination (Agashe et al.), Table 1: self-play total score (20 points a soup; mean, standard error as
+#: printed). The paper does not state the episode horizon beside the table: compare per 100 steps with care.
+LLM_COORDINATION_SELF_PLAY = {
+    "PPO self-play": {"cramped_room": 198.8, "asymmetric_advantages": 167.2, "coordination_ring": 190.8,
+                      "forced_coordination": 151.9, "counter_circuit": 122.3},
+    "PBT": {"cramped_room": 216.9, "asymmetric_advantages": 190.1, "coordination_ring": 173.8,
+            "forced_coordination": 169.5, "counter_circuit": 140.1},
+    "CAC (GPT-4-turbo)": {"cramped_room": 173.3, "asymmetric_advantages": 260.0, "coordination_ring": 140.0,
+                          "forced_coordination": 180.0, "counter_circuit": 160.0},
+}
 QUESTION_PAIRINGS = ("belief+belief", "no_inference+no_inference")
 
 
@@ -46,7 +59,8 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
         prepare(layout, {k for p in pairings for k in parse_pairing(p)})
         results = {}
         for p in pairings:
-            rows = play([OvercookedConfig(layout=layout, pairing=p, horizon=horizon)])
+            rows = [{**r, "points_per_100_steps": 100.0 * r["score"] / max(r["steps"], 1)}
+                    for r in play([OvercookedConfig(layout=layout, pairing=p, horizon=horizon)])]
             results[p] = rows
             if rows_out is not None:
                 rows_out += [{"layout": layout, "pairing": p, **r} for r in rows]
@@ -62,7 +76,10 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
                     tom_rows[p] += r["tom_rows"]
                     mc_rows[p] += r["mc_rows"]
     headline = HEADLINE if HEADLINE in overall else pairings[0]
-    extra = {"horizon": horizon, "layouts": list(layouts), "pairings": list(pairings), "setup_cpu_s": setup_cpu(),
+    extra = {"horizon": horizon, "llm_coordination": {"source": "Agashe et al., Table 1, self-play total score "
+                                                                "(horizon not stated)",
+                                                      "scores": LLM_COORDINATION_SELF_PLAY},
+             "layouts": list(layouts), "pairings": list(pairings), "setup_cpu_s": setup_cpu(),
              "setup_note": "planner set-up (motion planner; MediumLevelActionManager for greedy) built once per "
                            "layout and process, outside the episodes' CPU"}
     if questions and any(tom_rows.values()):
@@ -78,4 +95,4 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
     return out
 
 
-__all__ = ["bench", "METRICS", "HEADLINE", "WORLD", "QUESTION_PAIRINGS"]
+__all__ = ["bench", "LLM_COORDINATION_SELF_PLAY", "METRICS", "HEADLINE", "WORLD", "QUESTION_PAIRINGS"]

@@ -58,13 +58,15 @@ def episode_row(result: dict, figures) -> dict:
     return row
 
 
-def comparison(world: str, agents: str, vs: Optional[str], seeds, main, other, figures, extra: dict) -> dict:
+def comparison(world: str, agents: str, vs: Optional[str], seeds, main, other, figures, extra: dict,
+               more: Optional[dict] = None) -> dict:
     """The benchmark JSON object (:func:`belief.app.results.comparison.compare`): `agents` is the headline,
-    `vs` (when given) the baseline, paired by seed."""
+    `vs` (when given) the baseline, `more` further baselines ``{kind: runner rows}`` (ablations), each paired by
+    seed with the headline."""
     from belief.app.results.comparison import compare
     from belief.app.results.metrics import TOM, episode_metrics
 
-    results = {agents: main, **({vs: other} if other is not None else {})}
+    results = {agents: main, **({vs: other} if other is not None else {}), **(more or {})}
     rows = {k: [episode_row(r, figures) for r in rs] for k, rs in results.items()}
     metrics = episode_metrics(figures)
     present = {key for rs in rows.values() for r in rs for key in r}

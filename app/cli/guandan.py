@@ -52,10 +52,11 @@ def _tom_lines(tom: dict) -> list[str]:
 @run_options.output_options()
 @game_options
 def run_guandan(
-    agents: str = run_options.agents("tom", _KINDS, "team A's kind (seats 0/2, then 1/3): tom | rule | random"),
-    vs: str = run_options.agents("rule", _KINDS, "team B's kind: tom | rule | random", flag="--vs"),
-    episodes: int = run_options.episodes(10, "games (seeds S..S+N-1; team A in seats 0/2 for the first half, 1/3 "
-                                             "for the second)"),
+    agents: str = run_options.agents("tom", _KINDS, "team A's kind (seats 0/2, then 1/3): tom | planner | "
+                                 "rule | rule_keep | random"),
+    vs: str = run_options.agents("rule", _KINDS, "team B's kind: tom | planner | rule | rule_keep | random", flag="--vs"),
+    episodes: int = run_options.episodes(10, "seeds S..S+N-1, each played twice: team A in seats 0/2, then "
+                                             "1/3"),
     seed: int = run_options.SEED,
     game: dict = None,
     output: dict = None,
@@ -105,25 +106,25 @@ def run_guandan(
 @game_options
 @run_options.deprecated_aliases(episodes="--games")
 def bench_guandan_cmd(
-    episodes: int = run_options.episodes(40, "games per matchup (seeds S..S+N-1; the investigated team in seats "
-                                             "0/2 for the first half, 1/3 for the second)"),
+    episodes: int = run_options.episodes(40, "seeds per matchup (S..S+N-1), each played in both seatings (the "
+                                             "investigated team in seats 0/2, then 1/3)"),
     seed: int = run_options.SEED,
     game: dict = None,
     output: dict = None,
     pool: dict = None,
 ):
-    """ToM planner vs rule, ToM vs random, rule vs random: win rates with CIs, level gains, ToM accuracy by order.
+    """ToM planner vs rule, random, its ablation (planner) and rule_keep: win rates with CIs, level gains, ToM accuracy.
 
-    The JSON is the benchmark shape (each kind's team against the random team, paired by seed) plus
-    `matchups` and `tom` (the planner's accuracy with the trivial answerers beside it)."""
-    from belief.app.bench.guandan import bench_guandan
+    The JSON is the benchmark shape (each kind's team against the rule team, every seed in both seatings,
+    paired by seed) plus `matchups` and `tom` (the planner's accuracy with the trivial answerers beside it)."""
+    from belief.app.bench.guandan import bench_guandan, games_played
     from belief.app.runs.progress import progress_bar
 
     _check_pass_rule(game["pass_rule"])
     files = run_options.out_paths(output["out_dir"], run_options.AGGREGATE_FILES, output["force"])
     rows: list = []
     try:
-        with progress_bar("guandan games", total=4 * episodes, enabled=pool["progress"]) as bar:
+        with progress_bar("guandan games", total=games_played(episodes), enabled=pool["progress"]) as bar:
             result = bench_guandan(episodes, seed, game["deals"], game["pass_rule"], progress=bar.advance, executor=pool["executor"],
                                    workers=pool["workers"], address=pool["address"], rows_out=rows)
     except BeliefError as e:

@@ -23,7 +23,7 @@ from belief.errors import BeliefError
 
 out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 _KINDS = "belief.app.runners.hanabi:AGENT_KINDS"
-DEFAULT_KINDS = "belief,conventional,hintless"
+DEFAULT_KINDS = "belief,smartbot,conventional,hintless"
 
 
 @bench_app.command("hanabi")

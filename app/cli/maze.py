@@ -70,6 +70,8 @@ def _run(game: str, figures, agents, vs, episodes, seed, ask_every, out_dir, for
 
 _KINDS = "belief.app.runners.maze:AGENT_KINDS"
 _GAME_FIGURES = {"capture": CAPTURE_FIGURES, "escape": ESCAPE_FIGURES}
+#: the belief agent's ablations each bench also plays (escape: the same lookahead without beliefs about the partner)
+_ABLATIONS = {"capture": (), "escape": ("lookahead",)}
 _GAME_HELP = {"capture": "CollabCapture: capture rate, rounds, messages, ToM accuracy (95% CIs).",
               "escape": "CollabEscape: escape rate, players escaped, caught, rounds, messages, ToM accuracy "
                         "(95% CIs)."}
@@ -122,16 +124,21 @@ def _bench_game(game: str):
         _check_rules(rules)
         files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
         seeds = list(range(seed, seed + episodes))
-        runs = play_kinds(lambda kind: partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every,
-                                                                        rules=rules, tom_rows=True)),
-                          "belief", "baseline", seeds, game, pool)
+        def episode(kind):
+            return partial(maze_episode, MazeConfig(game=game, agents=kind, ask_every=ask_every, rules=rules,
+                                                    tom_rows=True))
+
+        runs = play_kinds(episode, "belief", "baseline", seeds, game, pool)
+        for kind in _ABLATIONS[game]:
+            runs.update(play_kinds(episode, kind, None, seeds, game, pool))
         tables = {}
         for kind, results in runs.items():  # each agent's episodes ask their own questions: one table each
             rows = [row for r in results for row in r.pop("tom_rows", [])]
             tables[kind] = tom_table(rows, headline=kind) if rows else None
         extra = {"rules": rules, "tom": tables}
         summary = comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
-                             _GAME_FIGURES[game] + ("jp_agreement",), extra)
+                             _GAME_FIGURES[game] + ("jp_agreement",), extra,
+                             more={kind: runs[kind] for kind in _ABLATIONS[game]})
         show_comparison(summary, [{"agents": k, **r} for k, rs in runs.items() for r in rs], files, as_json,
                         f"{game}_v0 ({rules} rules): {episodes} episode(s) from seed {seed}; means, 95% intervals, "
                         "(n) episodes measured", "ToM questions, {kind} episodes (gold: the checker):")
@@ -199,8 +206,9 @@ def bench_coordqa(game: str = typer.Option("escape", "--game", help="capture | e
 
 _BENCH_HELP = {"capture": "CollabCapture, belief vs greedy on the same seeds: capture rate, rounds, ToM beside "
                           "trivial answerers (a table, or one JSON line with --json).",
-               "escape": "CollabEscape, belief vs greedy on the same seeds: escape rate, rounds, ToM beside trivial "
-                         "answerers (a table, or one JSON line with --json)."}
+               "escape": "CollabEscape, belief vs greedy and vs lookahead (its ablation: no beliefs about the partner) on "
+                         "the same seeds: escape rate, rounds, ToM beside trivial answerers (a table, or one JSON "
+                         "line with --json)."}
 bench_capture = _bench_game("capture")
 bench_escape = _bench_game("escape")
 

@@ -15,7 +15,8 @@ from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
 
 _LAYOUTS = "cramped_room,asymmetric_advantages,forced_coordination,coordination_ring,counter_circuit"
-_PAIRINGS = "belief+belief,belief+greedy,no_inference+no_inference,no_inference+greedy,greedy+greedy,random+random"
+_PAIRINGS = ("belief+belief,belief+greedy,no_inference+no_inference,no_inference+greedy,greedy+greedy,"
+             "greedy_yield+greedy_yield,random+random")
 
 
 def _split(text: str, allowed: str, what: str) -> list[str]:
@@ -33,8 +34,8 @@ def bench_overcooked(
     seed: int = run_options.SEED,
     layouts: str = typer.Option(_LAYOUTS, "--layouts", help="comma-separated layouts"),
     pairings: str = typer.Option(_PAIRINGS, "--pairings", help="comma-separated KIND+KIND (alice+bob); kinds: "
-                                 "belief, no_inference, greedy, random"),
-    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (the study's 400)"),
+                                 "belief, no_inference, greedy, greedy_yield, random"),
+    horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (overcooked-ai's usual 400; LLM-Coordination does not state its horizon)"),
     questions: bool = typer.Option(True, "--questions/--no-questions", help="also play question episodes (ToM "
                                    "and multiple-choice tables)"),
     as_json: bool = run_options.JSON,

@@ -1,8 +1,8 @@
 """Play Guandan games and the study's evaluation: one game is a pure, picklable function of (config, seed).
 
 A game is one deal from level 2 (``deals`` more with tribute between them, if asked). A *matchup* is team A
-(the investigated kind) against team B: ``games`` games on seeds S..S+games-1, team A in seats 0/2 for the
-first half and in seats 1/3 for the second (position swapping, as in the study). Win rates come with Wilson
+(the investigated kind) against team B on seeds S..S+games-1, each seed played twice: team A in seats 0/2,
+then in seats 1/3 (the same cards in both seatings: position swapping, as in the study, and paired). Win rates come with Wilson
 95% intervals; the level gain (+upgrade when team A wins the last deal, -upgrade when it loses) with a t
 interval. ToM questions (:mod:`belief.envs.guandan.tom`) are asked after every play of a ToM planner; rows carry
 its answer (answerer ``planner``), the checker's exact answer and the trivial answerers, for :func:`belief.grading.trivial.tom_table`.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from belief.agents.guandan.basic import GuandanRandomAgent, GuandanRuleAgent
-from belief.agents.guandan.tom_planner import GuandanToMAgent
+from belief.agents.guandan.basic import GuandanKeeperAgent, GuandanRandomAgent, GuandanRuleAgent
+from belief.agents.guandan.tom_planner import GuandanPlannerAgent, GuandanToMAgent
 from belief.app.runners.feed import QuestionFeed
 from belief.envs.guandan import environment as guandan_v0
 from belief.envs.guandan.events import PLAYERS
@@ -25,8 +25,12 @@ from belief.grading.stats import mean_ci95, wilson_ci95
 from belief.grading.shortcuts import SHORTCUTS
 from belief.grading.trivial import tom_table
 
-AGENT_KINDS = {"tom": GuandanToMAgent, "rule": GuandanRuleAgent, "random": GuandanRandomAgent}
-MATCHUPS = (("tom", "rule"), ("tom", "random"), ("rule", "random"))
+AGENT_KINDS = {"tom": GuandanToMAgent, "planner": GuandanPlannerAgent, "rule": GuandanRuleAgent,
+               "rule_keep": GuandanKeeperAgent, "random": GuandanRandomAgent}
+#: the head-to-head matchups of the bench: the study's three, then the ToM planner against its ablation (the
+#: planner with its belief branches off) and against the strongest simple baseline (the rule agent that keeps
+#: its bombs and wilds)
+MATCHUPS = (("tom", "rule"), ("tom", "random"), ("rule", "random"), ("tom", "planner"), ("tom", "rule_keep"))
 
 
 @dataclass(frozen=True)
@@ -126,9 +130,20 @@ def _yn(value: bool) -> str:
 
 def matchup_tasks(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
                   ask: bool = True, files: bool = False) -> list[tuple]:
-    """The ``(config, seed)`` of each game of a matchup: team A in seats 0/2 for the first half, 1/3 after."""
-    return [(GuandanConfig(team_a, team_b, i >= (games + 1) // 2, deals, pass_rule, ask, files=files), seed + i)
-            for i in range(games)]
+    """The ``(config, seed)`` of each game of a matchup: every seed S..S+games-1 twice, team A in seats 0/2 and
+    then in seats 1/3 (the same cards, both seatings: ``2 * games`` games)."""
+    return [(GuandanConfig(team_a, team_b, swap, deals, pass_rule, ask, files=files), seed + i)
+            for i in range(games) for swap in (False, True)]
+
+
+def per_deal(rows: list) -> list[dict]:
+    """One row per seed: team A's win share and level gain averaged over the seatings it was played in."""
+    by_seed: dict = {}
+    for r in rows:
+        by_seed.setdefault(r["seed"], []).append(r)
+    return [{"seed": s, "win": sum(r["win"] for r in rs) / len(rs),
+             "level_gain": sum(r["level_gain"] for r in rs) / len(rs), "seatings": len(rs)}
+            for s, rs in by_seed.items()]
 
 
 def matchup(team_a: str, team_b: str, games: int, seed: int, *, deals: int = 1, pass_rule: str = "free",
@@ -184,5 +199,5 @@ def tom_extra(rows: list) -> dict:
 
 
 __all__ = ["AGENT_KINDS", "GuandanConfig", "MATCHUPS", "make_agents", "matchup", "matchup_figures", "matchup_tasks",
-           "play_game",
+           "per_deal", "play_game",
            "seats_of", "tom_extra", "tom_figures"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from belief.agents.hanabi.belief import HanabiBeliefAgent
 from belief.agents.hanabi.conventions import HanabiConventionalAgent
 from belief.agents.hanabi.hintless import HanabiHintlessAgent
+from belief.agents.hanabi.smartbot import SmartBotAgent
 from belief.envs.hanabi import environment as hanabi_v0
 from belief.envs.hanabi.tom import SelectedSet, card_question, is_move, label, move_questions
 from belief.errors import BeliefError
@@ -14,7 +15,7 @@ from belief.grading.report import grade, read_answer
 from belief.grading.shortcuts import QUESTION_SHORTCUTS
 
 AGENT_KINDS = {"belief": HanabiBeliefAgent, "conventional": HanabiConventionalAgent,
-               "hintless": HanabiHintlessAgent}
+               "hintless": HanabiHintlessAgent, "smartbot": SmartBotAgent}
 
 
 @dataclass(frozen=True)

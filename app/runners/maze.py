@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from belief.agents.maze.baseline import CaptureBaselineAgent, EscapeBaselineAgent
-from belief.agents.maze.belief import CaptureBeliefAgent, EscapeBeliefAgent
+from belief.agents.maze.belief import CaptureBeliefAgent, EscapeBeliefAgent, EscapeLookaheadAgent
 from belief.agents.protocol import Agent
 from belief.envs.maze import capture as capture_v0
 from belief.envs.maze import escape as escape_v0
@@ -33,8 +33,9 @@ from belief.grading.levels import LEVELS
 from belief.grading.report import grade_trace
 
 GAMES = {"capture": (capture_v0.raw_env, {"belief": CaptureBeliefAgent, "baseline": CaptureBaselineAgent}),
-         "escape": (escape_v0.raw_env, {"belief": EscapeBeliefAgent, "baseline": EscapeBaselineAgent})}
-AGENT_KINDS = ("belief", "baseline")
+         "escape": (escape_v0.raw_env, {"belief": EscapeBeliefAgent, "baseline": EscapeBaselineAgent,
+                                         "lookahead": EscapeLookaheadAgent})}
+AGENT_KINDS = ("belief", "baseline", "lookahead")
 
 
 @dataclass(frozen=True)

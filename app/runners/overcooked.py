@@ -21,7 +21,7 @@ from typing import Optional
 
 import numpy as np
 
-from belief.agents.overcooked.baselines import GreedyChef, RandomChef
+from belief.agents.overcooked.baselines import GreedyChef, GreedyYieldChef, RandomChef
 from belief.agents.overcooked.belief import BeliefChef
 from belief.envs.overcooked.world import HORIZON, LAYOUTS, SETUP_CPU_S, action_manager, motion_planner
 from belief.envs.overcooked.environment import raw_env
@@ -31,9 +31,9 @@ from belief.envs.overcooked.tom import label_questions, questions_at, selected_s
 from belief.errors import BeliefError
 from belief.truth.checker import check
 
-KINDS = ("belief", "no_inference", "greedy", "random", "llm")  # llm: opt-in, an endpoint configured (docs/llm.md)
+KINDS = ("belief", "no_inference", "greedy", "greedy_yield", "random", "llm")  # llm: opt-in, an endpoint configured (docs/llm.md)
 PAIRINGS = ("belief+belief", "belief+greedy", "no_inference+no_inference", "no_inference+greedy", "greedy+greedy",
-            "random+random")
+            "greedy_yield+greedy_yield", "random+random")
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,8 @@ def make_chef(kind: str, name: str, layout: str, seed: int):
         return BeliefChef(name, partner, layout, infer_partner=False, seed=seed)
     if kind == "greedy":
         return GreedyChef(name, layout, seed=seed)
+    if kind == "greedy_yield":
+        return GreedyYieldChef(name, layout, seed=seed)
     if kind == "random":
         return RandomChef(name, seed=seed)
     if kind == "llm":
@@ -75,7 +77,7 @@ def make_chef(kind: str, name: str, layout: str, seed: int):
 def prepare(layout: str, kinds) -> None:
     """Build the layout's cached planners (outside any episode's clock)."""
     motion_planner(layout)
-    if "greedy" in kinds:
+    if {"greedy", "greedy_yield"} & set(kinds):
         action_manager(layout)
 
 

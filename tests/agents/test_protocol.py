@@ -76,7 +76,7 @@ def _make(cls):
             return cls("alice", LLMClient(LLMConfig(base_url="http://127.0.0.1:9/v1", model="m")))
         if cls.__name__ == "BeliefChef":
             return cls("alice", "bob", "cramped_room")
-        if cls.__name__ == "GreedyChef":
+        if cls.__name__ in ("GreedyChef", "GreedyYieldChef"):
             return cls("alice", "cramped_room")
         return cls("alice")
     raise AssertionError(f"no default construction for {cls.__qualname__}: add one to this test")

@@ -16,11 +16,16 @@ def test_bench_guandan_json_has_the_shape_the_matchups_and_tom():
     assert set(TOP_KEYS) <= set(last)
     validate_bench_json(shape_part(last))
     assert last["world"] == "guandan_v0" and last["headline"] == "tom" and set(last["by_agent"]) == {
-        "tom", "rule", "random"}
-    assert set(last["matchups"]) == {"tom_vs_rule", "tom_vs_random", "rule_vs_random"}
+        "tom", "planner", "rule_keep", "rule", "random"}
+    assert set(last["diff_vs"]) == {"planner", "rule_keep", "rule", "random"}
+    assert last["diff_vs"]["planner"]["win"]["n"] == 2            # paired by seed, both seatings in each row
+    # the rule team against itself on the same cards in both seatings: each seat pair wins once
+    assert last["by_agent"]["rule"]["win"] == 0.5 and last["extra"]["reference"] == "rule"
+    assert set(last["matchups"]) == {"tom_vs_rule", "tom_vs_random", "rule_vs_random", "tom_vs_planner",
+                                     "tom_vs_rule_keep"}
     for m in last["matchups"].values():
-        assert m["games"] == 2 and 0 <= m["win_rate"] <= 1 and m["ci95"][0] <= m["win_rate"] <= m["ci95"][1]
-        assert m["by_seats"]["0/2"]["games"] == 1 and m["by_seats"]["1/3"]["games"] == 1
+        assert m["games"] == 4 and 0 <= m["win_rate"] <= 1 and m["ci95"][0] <= m["win_rate"] <= m["ci95"][1]
+        assert m["by_seats"]["0/2"]["games"] == 2 and m["by_seats"]["1/3"]["games"] == 2
     tom = last["tom"]
     assert tom["questions"] > 0
     by_order = tom["by_order"]["by_type"]

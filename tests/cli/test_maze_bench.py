@@ -16,7 +16,8 @@ def _json(args):
 def test_bench_escape_compares_belief_with_greedy_and_shows_trivial_answerers():
     d = _json(["bench", "escape", "--episodes", "3", "--seed", "0", "--no-progress", "--json"])
     validate_bench(d)
-    assert set(d["by_agent"]) == {"belief", "baseline"} and d["extra"]["rules"] == "source"
+    assert set(d["by_agent"]) == {"belief", "baseline", "lookahead"} and d["extra"]["rules"] == "source"
+    assert d["diff_vs"]["lookahead"]["escaped"]["n"] == 3               # the ablation, paired by seed
     table = d["extra"]["tom"]["belief"]
     assert {"majority", "as_self", "belief"} <= set(table["answerers"])
     assert all(entry["tom"] is False for entry in table["by_type"].values())  # full view: nothing is private

@@ -91,7 +91,7 @@ ALIAS_CASES = {
     ("bench", "hanabi", "--games"): (["bench", "hanabi", "--games", "1", "--agents", "hintless", "--tom-games", "0",
                                       "--json"], lambda d: d["episodes"] == 1),
     ("bench", "guandan", "--games"): (["bench", "guandan", "--games", "1", "--json"],
-                                      lambda d: d["matchups"]["tom_vs_rule"]["games"] == 1),
+                                      lambda d: d["matchups"]["tom_vs_rule"]["games"] == 2),  # both seatings
     ("bench", "transport", "--worlds"): (["bench", "transport", "--worlds", "2", "--agents", "rhp", "--planner",
                                           "greedy", "--json"],
                                          lambda d: d["episodes"] == 2 and d["extra"]["worlds"] == "generated"),

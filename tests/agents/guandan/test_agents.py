@@ -5,11 +5,11 @@ from collections import Counter
 
 import numpy as np
 
-from belief.agents.guandan.basic import GuandanRandomAgent, GuandanRuleAgent
+from belief.agents.guandan.basic import GuandanKeeperAgent, GuandanRandomAgent, GuandanRuleAgent, keeps
 from belief.agents.guandan.beliefs import HandBeliefs
 from belief.agents.guandan.llm import GuandanLLMAgent
 from belief.agents.guandan.recommender import recommend, score
-from belief.agents.guandan.tom_planner import GuandanToMAgent
+from belief.agents.guandan.tom_planner import GuandanPlannerAgent, GuandanToMAgent
 from belief.app.runners.guandan import GuandanConfig, matchup_figures, play_game, tom_figures
 from belief.envs.guandan import environment as guandan_v0
 from belief.envs.guandan.cards import parse_face
@@ -113,3 +113,28 @@ def test_the_llm_agent_picks_among_the_top_k_through_a_loopback_server():
         assert "Options:" in prompt and "Your hand (27 cards)" in prompt
         fallback = agent.act(None, e.infos[a])
         assert agent.fallbacks == 1 and e.infos[a]["action_mask"][fallback] == 1
+
+
+def test_ablation_and_keeper_play_legal_moves_to_the_end():
+    kinds = [GuandanPlannerAgent, GuandanKeeperAgent, GuandanPlannerAgent, GuandanKeeperAgent]
+    e = _play({p: k(p) for p, k in zip(PLAYERS, kinds)}, seed=5)
+    assert e.metrics()["winning_team"] in (0, 1)
+
+
+def test_keeper_spends_no_wild_and_breaks_no_bomb_when_it_need_not():
+    level = 0                                           # twos are the level: the heart two is wild
+    wild = parse_face("2h")
+    hand = Counter({parse_face(f): 1 for f in ("5s", "5h", "5c", "5d", "9s")})
+    hand[wild] = 1
+    assert keeps(Move("single", 7, (parse_face("9s"),)), hand, level)
+    assert not keeps(Move("single", 3, (parse_face("5s"),)), hand, level)          # breaks the bomb of fives
+    assert not keeps(Move("pair", 7, (parse_face("9s"), wild)), hand, level)       # spends the wild
+    assert keeps(Move("bomb", 3, tuple(parse_face(f) for f in ("5s", "5h", "5c", "5d"))), hand, level)
+
+
+def test_planner_is_the_tom_planner_without_its_belief_branches():
+    """Where no belief branch applies (nobody close to finishing), the ablation and the full planner agree."""
+    e = guandan_v0.raw_env(seed=2, private_traces=False)
+    a = e.agent_selection
+    assert GuandanPlannerAgent(a).act(e.observe(a), e.infos[a]) == GuandanToMAgent(a).act(e.observe(a), e.infos[a])
+    assert GuandanPlannerAgent.use_beliefs is False and GuandanToMAgent.use_beliefs is True

@@ -170,3 +170,23 @@ def test_bench_question_tables_are_per_pairing():
         assert pot[kind]["accuracy"] >= 0.9
     tom = out["extra"]["tom"]["belief+belief"]["by_type"]["partner_intent"]
     assert "public_record" not in tom  # a shortcut that does not apply is not scored 0
+
+
+def test_greedy_yield_clears_the_ring_where_the_greedy_model_blocks_itself():
+    """Head-on in coordination ring the engine's greedy model stalls; with the traffic rule it serves soups."""
+    assert _play("coordination_ring", "greedy+greedy", 150)["soups"] == 0
+    assert _play("coordination_ring", "greedy_yield+greedy_yield", 150)["soups"] >= 1
+
+
+def test_greedy_yield_steps_aside_into_free_floor_only():
+    from belief.agents.overcooked.baselines import STAY, GreedyYieldChef
+    from belief.envs.overcooked.world import engine
+
+    chef = GreedyYieldChef("bob", "coordination_ring", seed=0)
+    moves = engine().Action.INDEX_TO_ACTION[:4]
+    for me in sorted(chef.floor):
+        for partner in sorted(chef.floor - {me}):
+            a = chef.step_aside(me, partner, moves)
+            if a != STAY:
+                q = (me[0] + moves[a][0], me[1] + moves[a][1])
+                assert q in chef.floor and q != partner
