@@ -116,7 +116,7 @@ def play_game(config: GuandanConfig, seed: int, *, keep_trace: bool = False, age
     if config.files and ask:
         from belief.app.runners.episode_files import episode_texts
 
-        stem = f"guandan_{config.team_a}_vs_{config.team_b}_{seed}"
+        stem = f"guandan_{config.team_a}_vs_{config.team_b}_{seed}" + ("_swapped" if config.swap else "")
         out["_files"] = episode_texts(stem, e.trace, [q.question for q in sel],
                                       [{"id": q.id, "agent": q.asked, "answer": given[q.id]} for q in sel])
     if keep_trace:

@@ -25,3 +25,13 @@ def test_run_out_regrades(tmp_path, args, stem):
     s = json.loads(g.stdout.strip().splitlines()[-1])
     questions = (tmp_path / f"{stem}.questions.jsonl").read_text().splitlines()
     assert s["questions"] == len(questions) > 0 and not s["unknown_ids"] and s["missing"] == 0
+
+
+def test_guandan_writes_both_seatings_of_a_deal(tmp_path):
+    """Every seed is played in both seatings: each game has its own files (none overwrites the other)."""
+    r = runner.invoke(app, ["run", "guandan", "--episodes", "1", "--seed", "5", "--out", str(tmp_path), "--json",
+                            "--no-progress"])
+    assert r.exit_code == 0, r.output
+    a = (tmp_path / "guandan_tom_vs_rule_5.trace.jsonl").read_text()
+    b = (tmp_path / "guandan_tom_vs_rule_5_swapped.trace.jsonl").read_text()
+    assert a != b
