@@ -165,3 +165,27 @@ def test_bad_hidden_listener_is_an_error():
                       "overheard_by": ["Bob"]}]
     with pytest.raises(TraceError, match="Bob is a secret observer but also a plain observer"):
         check(Trace(events))
+
+
+def test_a_secret_observers_view_of_who_perceived_includes_itself():
+    """The event model of a peek (issue 28): Carl, peeking from the garden, takes the move to have been perceived
+    by those in the kitchen (Anne, Bob) and by himself; Anne and Bob take it to have been perceived by themselves
+    only. Normalised chains never ask a view about its own agent, so this is checked on the model itself: it is
+    what :class:`~belief.truth.index.Perception` says a view is (whom its agent believes perceived the event)."""
+    truth = check(Trace([
+        {"kind": "enter", "agents": ["Anne", "Bob", "Carl"], "room": "kitchen"},
+        {"kind": "enter", "agents": ["Carl"], "room": "garden"},
+        {"kind": "move", "agent": "Anne", "object": "ball", "to": "box", "secret_observers": ["Carl"]},
+    ]))
+    idx = truth._index[BALL]
+    (perc,) = idx.percs.values()
+
+    def names(mask):
+        return {a for a, i in truth._aid.items() if mask >> i & 1}
+
+    def view(a):
+        return names(perc.views.get(truth._aid[a], perc.default))
+
+    assert names(perc.perceivers) == {"Anne", "Bob", "Carl"}
+    assert view("Carl") == {"Anne", "Bob", "Carl"}
+    assert view("Anne") == view("Bob") == {"Anne", "Bob"}

@@ -119,6 +119,21 @@ def test_the_exact_pass_finds_a_case_split():
     assert got[("in", "o1")] == {"q"} and got[("in", "o2")] == {"p"} and got[("contents", "p")] == {"o2"}
 
 
+def test_the_exact_pass_keeps_at_least():
+    """x, y, z each a or b; at least one a among x, y; at least one a among y, z; at most one a among all three.
+    Each rule alone forces nothing (two may be a, none is yet), but together exactly one is a, and it is in both
+    pairs: y is a, x and z are b. Only the assignment search sees it, and only if it checks at_least."""
+    fam = [["col", "x"], ["col", "y"], ["col", "z"]]
+    rules = Constraints([{"kind": "domain", "predicate": "col", "values": ["a", "b"]},
+                         {"kind": "count", "fluents": fam[:2], "value": "a", "at_least": 1},
+                         {"kind": "count", "fluents": fam[1:], "value": "a", "at_least": 1},
+                         {"kind": "count", "fluents": fam, "value": "a", "at_most": 1}])
+    sets = {("col", v): frozenset({"a", "b"}) for v in "xyz"}
+    assert {f: set(v) for f, v in _arc_consistency(rules, sets).items()} == {f: {"a", "b"} for f in sets}
+    got = rules.propagate(sets)
+    assert {f: set(v) for f, v in got.items()} == {("col", "x"): {"b"}, ("col", "y"): {"a"}, ("col", "z"): {"b"}}
+
+
 # --- a negative at counts from the end ------------------------------------------------------------------------
 
 @settings(max_examples=100)
