@@ -128,8 +128,9 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                   "JSON line with --json)."),
     "capture": ("maze", "CollabCapture, belief vs greedy on the same seeds: capture rate, rounds, ToM beside trivial "
                 "answerers (a table, or one JSON line with --json)."),
-    "escape": ("maze", "CollabEscape, belief vs greedy on the same seeds: escape rate, rounds, ToM beside trivial "
-               "answerers (a table, or one JSON line with --json)."),
+    "escape": ("maze", "CollabEscape, belief vs greedy and vs lookahead (its ablation: no beliefs about the partner) "
+               "on the same seeds: escape rate, rounds, ToM beside trivial answerers (a table, or one JSON line with "
+               "--json)."),
     "coordqa": ("maze", "Multiple-choice CoordinationQA (EC / ToM / JP): the belief agent beside random, majority and "
                 "single-agent answerers; a table, or one JSON line with --json."),
     "blocks": ("bench_blocks", "COBLOCK: belief vs the talking naive and the silent baselines on paired seeds; ToM "
@@ -138,8 +139,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                    "episode and step, ToM and multiple-choice scores beside trivial answerers."),
     "cli": ("bench_cli", "CPU seconds of `belief --help` against `python -c \"import pydantic, lark\"` (a table, or "
             "one JSON line with --json)."),
-    "guandan": ("guandan", "ToM planner vs rule, ToM vs random, rule vs random: win rates with CIs, level gains, ToM "
-                "accuracy by order."),
+    "guandan": ("guandan", "ToM planner vs rule, random, its ablation (planner) and rule_keep: win rates with CIs, "
+                "level gains, ToM accuracy."),
     "guandan-moves": ("guandan", "Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); a "
                       "table, or one JSON line with --json."),
     "bomb": ("bomb", "bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid "
