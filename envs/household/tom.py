@@ -19,22 +19,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from belief.envs.base.selected import PERSPECTIVE_DEPTH as DEPTH
+from belief.envs.base.selected import PERSPECTIVE_LIMITS as LIMITS
 from belief.envs.base.selected import PerspectiveSet
+from belief.envs.base.selected import perspective_depth as depth_for
 from belief.grading.render import Phrasing
-from belief.grading.selector import Limits
-
-#: the deepest chain asked
-DEPTH = 4
-#: two questions per template, asked agent and step, from 8 cells examined
-LIMITS = Limits(per_time=2, examined=8)
-
-
-def depth_for(agents) -> int:
-    """:data:`DEPTH` with three agents or more; 1 with two (or one). Two agents perceive every event they share
-    together and never secretly, so a chain of two or more holds exactly what both perceived: the public record
-    answers every such cell and the balance keeps none (measured: none kept in 50 episodes of each kind); not
-    offering them saves most of the selector's time."""
-    return DEPTH if len(tuple(agents)) > 2 else 1
 
 
 def phrasing(agents: Iterable[str] = ()) -> Phrasing:
