@@ -75,10 +75,11 @@ def _check_values(results) -> None:
 @app.command("plot")
 def plot_cmd(
     results: List[Path] = typer.Argument(..., help="bomb run directories (belief run bomb --out DIR) or files "
-                                         "holding `belief bench transport|household` output"),
+                                         "holding `belief bench WORLD --json` output"),
     out: Path = typer.Option(..., "--out", "-o", help="the figure to write: .png, .svg or .pdf"),
-    figure: Optional[FigureName] = typer.Option(None, "--figure", help="tom, rounds (bomb runs, household "
-                                                "output) or transport; default: the standard one for the input"),
+    figure: Optional[FigureName] = typer.Option(None, "--figure", help="tom (bomb runs, or any world bench's "
+                                                "ToM tables), rounds (bomb runs, other benches' first metric) or "
+                                                "transport; default: the standard one for the input"),
     force: bool = typer.Option(False, "--force", help="overwrite --out if it exists"),
 ):
     """Draw a standard figure: ToM accuracy per order and template, transport rate vs tokens, or rounds/steps."""

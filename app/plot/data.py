@@ -56,6 +56,7 @@ class BenchSummary:
     by_agent: dict  # {agent: {metric: mean, "ci95": {metric: [lo, hi]}, "n": {metric: n}, "episodes": n}}
     metrics: dict = field(default_factory=dict)  # {metric: {"higher_is_better", "unit"}}, in report order
     headline: str = ""
+    tom: dict = field(default_factory=dict)  # {label: ToM table} from ``extra.tom`` (:func:`tom_tables_of`)
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -216,8 +217,36 @@ def bench_summary(summary: dict, source="benchmark") -> BenchSummary:
     path = Path(source)
     shape = validate_bench_json(summary, str(path))  # raises a BeliefError (one line) on another shape
     kind = shape.world.removesuffix("_v0")
+    extra = summary.get("extra")
     return BenchSummary(path=path, kind=kind, episodes=shape.episodes, by_agent=summary["by_agent"],
-                        metrics=summary["metrics"], headline=shape.headline)
+                        metrics=summary["metrics"], headline=shape.headline,
+                        tom=tom_tables_of(extra.get("tom") if isinstance(extra, dict) else None, str(path)))
+
+
+def tom_tables_of(value, source: str = "benchmark", label: str = "") -> dict:
+    """The ToM tables (:func:`belief.grading.trivial.tom_table`) in a bench's ``extra.tom``, whatever its nesting
+    (one table, ``{agent kind: table}``, ``{"tom": table}``...), as ``{label: table}``; the label joins the keys
+    that lead to a table ("" for a table at the top). A table whose rows are not of that shape is an error."""
+    if not isinstance(value, dict):
+        return {}
+    if "by_type" in value:
+        by_type = value["by_type"]
+        if not isinstance(by_type, dict):
+            raise ResultsError(f"{source}: extra.tom{'.' + label if label else ''}.by_type is not an object")
+        for t, entry in by_type.items():
+            where = f"{source}: extra.tom{'.' + label if label else ''}.by_type.{t}"
+            if not isinstance(entry, dict) or not isinstance(entry.get("trivial_best"), (int, float)):
+                raise ResultsError(f"{where}: expected an object with trivial_best (a ToM table row)")
+            for a in value.get("answerers") or ():
+                cell = entry.get(a)
+                if cell is not None and (not isinstance(cell, dict) or not isinstance(cell.get("accuracy"), (int, float))
+                                         or isinstance(cell.get("accuracy"), bool)):
+                    raise ResultsError(f"{where}.{a}: expected an object with a numeric accuracy")
+        return {label: value}
+    tables: dict = {}
+    for key, sub in value.items():
+        tables.update(tom_tables_of(sub, source, f"{label}/{key}" if label else str(key)))
+    return tables
 
 
 def load_results(path) -> BombRunRows | BenchSummary:
@@ -239,4 +268,4 @@ def template_order(templates) -> list[str]:
 
 
 __all__ = ["BenchSummary", "BombRunRows", "ORDER_NAMES", "ResultsError", "bench_summary", "load_bench_summary",
-           "load_bomb_run", "load_results", "read_jsonl", "template_order"]
+           "load_bomb_run", "load_results", "read_jsonl", "template_order", "tom_tables_of"]

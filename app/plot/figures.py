@@ -3,6 +3,8 @@
 * ``tom``: ToM accuracy per order (one panel each, and one for the selected questions) and question template,
   one bar series per agent kind and the best shortcut of each template beside them (hatched, named): the study's
   Table 2 as a grouped bar chart (bomb runs), each agent's bar with its Wilson 95% interval over questions;
+  from any world benchmark's JSON (``extra.tom``), one panel per table, the same bars, templates that count as
+  ToM starred;
 * ``transport``: transport rate against message tokens per agent, with the 95% interval of the rate
   (``belief bench transport --json``);
 * ``rounds``: mean rounds per episode per team (bomb runs, 95% t interval over episodes), or the first metric of
@@ -146,6 +148,74 @@ def tom_accuracy_figure(runs: list[BombRunRows]) -> Figure:
     axes[0].legend(loc="upper center", ncols=min(series, 4), fontsize=8, framealpha=0.85)
     fig.suptitle("bomb_v0 ToM accuracy against the exact checker, beside the best shortcut of each template "
                  "(answers from each agent's own beliefs; Wilson 95% intervals, n = questions)", fontsize=10)
+    return fig
+
+
+def tom_table_figure(summaries: list[BenchSummary]) -> Figure:
+    """Any world's ToM tables (a bench's ``extra.tom``): one panel per table (agent kind or team), x = question
+    template, one bar series per agent that answered (accuracy with its 95% interval, n) and the best shortcut of
+    each template (hatched, named); a template that counts as ToM (best shortcut at most the table's limit) is
+    starred, and the limit is drawn as a dashed line."""
+    panels = [(f"{s.kind}{' ' + label if label else ''}" if len(summaries) > 1 else (label or s.kind), t)
+              for s in summaries for label, t in s.tom.items() if t.get("by_type")]
+    if not panels:
+        raise ResultsError("no ToM table (extra.tom) in " + ", ".join(str(s.path) for s in summaries)
+                           + ": run the bench with its questions on")
+    trivial = {a for _, t in panels for a in t.get("trivial", ())} | {"majority"}
+    agents = list(dict.fromkeys(a for _, t in panels for a in t.get("answerers", ()) if a not in trivial))
+    colours = _colours(agents)
+    cols = min(len(panels), 2)
+    rows_n = math.ceil(len(panels) / cols)
+    most = max(len(t["by_type"]) * (1 + sum(a in t.get("answerers", ()) for a in agents)) for _, t in panels)
+    fig = _new_figure(max(6.0, min(18.0, 1.5 + cols * (1.0 + 0.35 * most))), 1.2 + 4.2 * rows_n)
+    axes = fig.subplots(rows_n, cols, sharey=True, squeeze=False).ravel()
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    handles: dict = {}
+    for ax, (label, table) in zip(axes, panels):
+        mine = [a for a in agents if a in table.get("answerers", ())]  # this table's answerers, no shortcut
+        series = len(mine) + 1
+        width = 0.8 / series
+        types = list(table["by_type"])
+        entries = [table["by_type"][t] for t in types]
+        for i, agent in enumerate(mine):
+            xs = [g + (i - (series - 1) / 2) * width for g in range(len(types))]
+            cells = [e.get(agent) for e in entries]
+            heights = [100.0 * c["accuracy"] if c else math.nan for c in cells]
+            cis = [c.get("ci95") if c else None for c in cells]
+            yerr = [[max(h - 100.0 * ci[0], 0.0) if ci else 0.0 for h, ci in zip(heights, cis)],
+                    [max(100.0 * ci[1] - h, 0.0) if ci else 0.0 for h, ci in zip(heights, cis)]]
+            handles[agent] = ax.bar(xs, heights, width * 0.92, color=colours[agent], label=agent, yerr=yerr,
+                                    capsize=1.5, error_kw={"elinewidth": 0.7, "ecolor": "0.2"})
+            for x, c, h, ci in zip(xs, cells, heights, cis):
+                if c:
+                    _n_label(ax, x, 100.0 * ci[1] if ci else h, int(c.get("n", 0)), fontsize=5.5, rotation=90)
+                else:  # this answerer was not asked questions of the template
+                    _no_data(ax, x, width * 0.92, 100.0, fontsize=5.5)
+        xs = [g + (series - 1 - (series - 1) / 2) * width for g in range(len(types))]
+        best = [100.0 * e["trivial_best"] for e in entries]
+        handles[BEST] = ax.bar(xs, best, width * 0.92, color="0.85", edgecolor="0.35", hatch="..", label=BEST)
+        for x, e, h in zip(xs, entries, best):
+            ax.annotate(str(e.get("best_shortcut", "")).replace("_", " "), (x, h), textcoords="offset points",
+                        xytext=(0, 2), ha="center", va="bottom", fontsize=5, rotation=90, color="0.3")
+        limit = 100.0 * float(table.get("trivial_limit", 0.65))
+        ax.axhline(limit, color="0.4", linestyle="--", linewidth=0.7)
+        tom_n = sum(bool(e.get("tom")) for e in entries)
+        ax.set_title(f"{label} ({tom_n} of {len(types)} templates count as ToM)", fontsize=10)
+        ax.set_xticks(range(len(types)), [t.replace("_", " ") + (" *" if e.get("tom") else "")
+                                          for t, e in zip(types, entries)], rotation=25, ha="right")
+        ax.set_xlabel("question template (* counts as ToM)")
+        ax.set_ylim(0, 138)
+        ax.set_yticks(range(0, 101, 20))
+        ax.grid(True, axis="y", alpha=0.3)
+    for ax in axes[::cols]:
+        ax.set_ylabel("accuracy (%)")
+    names = [a for a in agents if a in handles] + [BEST]
+    axes[0].legend([handles[n] for n in names], names, loc="upper center", ncols=min(len(names), 4), fontsize=8,
+                   framealpha=0.85)
+    worlds = ", ".join(dict.fromkeys(f"{s.kind}_v0" for s in summaries))
+    fig.suptitle(f"{worlds} ToM accuracy against the exact checker, beside the best shortcut of each template "
+                 f"(dashed: the limit a shortcut must stay under for the template to count as ToM)", fontsize=10)
     return fig
 
 
@@ -312,8 +382,11 @@ def draw(results: list, figure: str | None = None) -> Figure:
     """The figure `figure` (default: the standard one for what `results` holds)."""
     figure = figure or default_figure(results)
     if figure == "tom":
+        if all(isinstance(r, BenchSummary) for r in results):
+            return tom_table_figure(results)
         if not all(isinstance(r, BombRunRows) for r in results):
-            raise ResultsError("the tom figure takes bomb run directories (belief run bomb --out DIR)")
+            raise ResultsError("the tom figure takes bomb run directories (belief run bomb --out DIR) or world "
+                               "benchmark JSON (belief bench WORLD --json), not both at once")
         return tom_accuracy_figure(results)
     if figure == "transport":
         if not all(isinstance(r, BenchSummary) and r.kind == "transport" for r in results):

@@ -311,7 +311,7 @@ def test_cli_bad_input_is_one_error_line_and_writes_nothing(case, tmp_path):
     message = _one_error(_plot(*args), 2 if case in ("suffix", "figure") else 1)
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written, nothing left behind
     assert {"suffix": "unsupported file type", "missing": "no such file", "mixed": "mix", "figure": "--figure",
-            "wrong-figure": "tom figure", "no-json": "no JSON object", "input": "input of this command"}[case] in message
+            "wrong-figure": "no ToM table", "no-json": "no JSON object", "input": "input of this command"}[case] in message
 
 
 def test_results_errors_name_the_file(tmp_path):
@@ -330,3 +330,76 @@ def test_best_shortcut_is_the_best_of_the_rows_shortcuts_and_majority():
     # majority (no) 3 of 4, as_self 3 of 4, reality 1 of 4: the tie goes to the first name
     assert best_shortcut(rows) == ("as_self", 75.0)
     assert best_shortcut([{"gold": None}]) is None
+
+
+def _tom_table(types: dict, agents=("belief",), limit=0.65) -> dict:
+    """A ToM table of :func:`belief.grading.trivial.tom_table`'s shape: ``types`` = {type: (agent acc, best)}."""
+    by_type = {}
+    for t, (acc, best) in types.items():
+        by_type[t] = {**{a: {"accuracy": acc, "ci95": [max(acc - 0.1, 0), min(acc + 0.1, 1)], "n": 40} for a in agents},
+                      "majority": {"accuracy": best, "ci95": [best - 0.1, best + 0.1], "n": 40},
+                      "n": 40, "gold": {"no": 0.5, "yes": 0.5}, "best_shortcut": "majority", "trivial_best": best,
+                      "tom": best <= limit, "inverted": [], "margin": None}
+    return {"by_type": by_type, "overall": {}, "answerers": sorted({*agents, "majority"}), "trivial_limit": limit,
+            "trivial": ["majority"], "headline": agents[0]}
+
+
+@pytest.mark.parametrize("nesting", ["top", "by_kind", "named"])
+def test_tom_figure_from_any_bench_draws_each_table_with_its_best_shortcut(nesting, tmp_path):
+    tables = {"belief": _tom_table({"aware/first": (0.9, 0.55), "knows/x": (0.8, 0.9)}),
+              "random": _tom_table({"aware/first": (0.5, 0.6)}, agents=("random",))}
+    tom = {"top": tables["belief"], "by_kind": tables, "named": {"tom": tables["belief"]}}[nesting]
+    summary = _bench_json("guandan_v0", {"win_rate": (True, "rate")},
+                          {"belief": {"win_rate": (0.5, [0.4, 0.6], 20)}}, 20)
+    summary["extra"] = {"tom": tom}
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    loaded = load_results(path)
+    fig = draw([loaded], "tom")
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    expected = [tables["belief"], tables["random"]] if nesting == "by_kind" else [tables["belief"]]
+    assert len(axes) == len(expected)
+    for ax, table in zip(axes, expected):
+        agent = table["headline"]
+        bars = _bars(ax)
+        assert [c.get_label() for c in bars] == [agent, "best shortcut"]
+        types = list(table["by_type"])
+        assert [p.get_height() for p in bars[0].patches] == pytest.approx([100 * table["by_type"][t][agent]["accuracy"]
+                                                                           for t in types])
+        assert [p.get_height() for p in bars[1].patches] == pytest.approx([100 * table["by_type"][t]["trivial_best"]
+                                                                           for t in types])
+        ticks = [t.get_text() for t in ax.get_xticklabels()]
+        assert [x.endswith(" *") for x in ticks] == [table["by_type"][t]["tom"] for t in types]
+        tom_n = sum(e["tom"] for e in table["by_type"].values())
+        assert f"({tom_n} of {len(types)} templates count as ToM)" in ax.get_title()
+    save_figure(fig, tmp_path / "tom.png")
+    assert _png_size(tmp_path / "tom.png")[0] > 500
+
+
+def test_tom_figure_from_a_real_bench(tmp_path):
+    path = tmp_path / "blocks.json"
+    r = runner.invoke(app, ["bench", "blocks", "--episodes", "2", "--seed", "0", "--json", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    path.write_text(r.stdout, encoding="utf-8")
+    loaded = load_results(path)
+    assert loaded.tom, "the blocks bench carries ToM tables in extra.tom"
+    r = _plot(path, "--figure", "tom", "--out", tmp_path / "tom.png")
+    assert r.exit_code == 0, r.output
+    fig = draw([loaded], "tom")
+    for ax, table in zip(fig.axes, loaded.tom.values()):
+        best = _bars(ax)[-1]
+        assert [p.get_height() for p in best.patches] == pytest.approx(
+            [100 * e["trivial_best"] for e in table["by_type"].values()])
+
+
+def test_tom_figure_without_tables_or_with_bad_rows_is_one_error(tmp_path):
+    summary = _bench_json("household_v0", HOUSEHOLD_METRICS, {"cobel": {"steps": (30.0, [28.0, 32.0], 10),
+                                                                       "message_tokens": (50.0, None, 10)}}, 10)
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    assert "no ToM table" in _one_error(_plot(path, "--figure", "tom", "--out", tmp_path / "a.png"))
+    summary["extra"] = {"tom": {"cobel": {"by_type": {"knows/x": {"cobel": {"accuracy": "high"}, "trivial_best": 0.5}},
+                                          "answerers": ["cobel"]}}}
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    assert "knows/x.cobel" in _one_error(_plot(path, "--figure", "tom", "--out", tmp_path / "b.png"))
+    assert not (tmp_path / "a.png").exists() and not (tmp_path / "b.png").exists()
