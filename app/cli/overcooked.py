@@ -84,9 +84,12 @@ def run_overcooked(
     pairing: str = typer.Option("belief+belief", "--pairing", help="KIND+KIND (alice+bob)"),
     horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode"),
     fov: Optional[int] = typer.Option(None, "--fov", min=0, help="partial view radius (default: full view)"),
+    ask_every: Optional[int] = typer.Option(None, "--ask-every", min=0, help="steps between question moments "
+                                            "(0: no questions; default: 10 with --out, else 0)"),
     as_json: bool = run_options.JSON,
-    out_dir: Optional[Path] = run_options.out("write episodes.jsonl (one row per episode) and summary.json (the "
-                                              "JSON line) into DIR"),
+    out_dir: Optional[Path] = run_options.out("write episodes.jsonl (one row per episode), summary.json (the "
+                                              "JSON line) and, when questions are asked, each episode's trace, "
+                                              "questions and answers (belief grade regrades them) into DIR"),
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
@@ -95,19 +98,29 @@ def run_overcooked(
     from belief.app.runners.overcooked import OvercookedConfig, parse_pairing, play_episode
     from belief.app.runs.executor import Star
 
+    from belief.app.runners.episode_files import file_names, write_episode_files
+
     _split(layout, _LAYOUTS, "layout")
-    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
+    ask = ask_every if ask_every is not None else (10 if out_dir is not None else 0)
     seeds = list(range(seed, seed + episodes))
-    config = OvercookedConfig(layout=layout, pairing=pairing, horizon=horizon, fov=fov)
+    per_episode = [n for s in seeds for n in file_names(f"overcooked_{layout}_{s}").values()] if ask else []
+    files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES + tuple(per_episode), force)
+    config = OvercookedConfig(layout=layout, pairing=pairing, horizon=horizon, fov=fov, ask_every=ask,
+                              files=out_dir is not None and ask > 0)
     try:
         parse_pairing(pairing)
         rows = play_all(Star(play_episode), [(config, s) for s in seeds], f"overcooked {pairing}", **pool)
     except BeliefError as e:
         fail(str(e), 1)
+    if out_dir is not None:
+        write_episode_files(out_dir, rows)
+    files = {n: p for n, p in files.items() if n in run_options.AGGREGATE_FILES}
     for s, r in zip(seeds, rows):
+        r.pop("_files", None)
+        asked = f", {len(r['tom_rows'])} ToM questions" if "tom_rows" in r else ""
         print(f"seed {s}: {r['soups']} soups (score {r['score']}) in {r['steps']} steps, "
-              f"{r['cpu_ms_per_step']:.2f} ms CPU per step")
-    summary = {"layout": layout, "pairing": pairing, "episodes": rows}
+              f"{r['cpu_ms_per_step']:.2f} ms CPU per step{asked}")
+    summary = {"layout": layout, "pairing": pairing, "ask_every": ask, "episodes": rows}
     run_options.write_aggregate(files, rows, summary)
     if as_json:
         print(json.dumps(summary))

@@ -161,8 +161,12 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
         if config.files:
             from belief.app.runners.episode_files import episode_texts
 
-            out["_files"] = episode_texts(f"overcooked_{config.layout}_{seed}", e.trace, [q.question for q in sel],
-                                          [{"id": q.id, "agent": q.asked, "answer": answers[q.id]} for q in sel])
+            from belief.envs.overcooked.tom import grading_question
+
+            written = [grading_question(q) for q in questions] + [q.question for q in sel]
+            out["_files"] = episode_texts(f"overcooked_{config.layout}_{seed}", e.trace, written,
+                                          [{"id": q.id, "agent": q.asked, "answer": answers[q.id]}
+                                           for q in [*questions, *sel]])
     if keep:
         out.update(_trace=e.trace, _questions=questions)
     return out

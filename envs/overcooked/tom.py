@@ -93,6 +93,26 @@ def label_questions(trace, qs) -> list:
     return label(trace, qs, "overcooked_v0", gold)
 
 
+def grading_question(q: Question):
+    """``q`` in the general question model (:class:`belief.grading.questions.Question`), for the episode's
+    questions file: ``pot_belief`` is a ``value`` question on the partner's chain, ``knows_ready`` a ``knows``
+    question that the pot holds ``ready`` (asked only when it does, so "knows" is "believes it is ready"), and
+    ``partner_intent`` a ``given`` choice whose gold is the partner's declared plan (the checker does not answer
+    it: no chef observes another's plan)."""
+    from belief.grading.questions import Question as GeneralQuestion
+
+    common = dict(id=q.id, chain=(q.target,), time=q.t, template=q.type, agent=q.asked, text=q.text,
+                  level="first_order")
+    if q.type == "pot_belief":
+        return GeneralQuestion(kind="value", fluent=("pot", q.subject), choices=POT_VALUES, **common)
+    if q.type == "knows_ready":
+        return GeneralQuestion(kind="knows", fluent=("pot", q.subject), values=("ready",), **common)
+    if q.answer is None:
+        raise ValueError(f"question {q.id}: label the questions (label_questions) before writing them")
+    return GeneralQuestion(kind="given", fluent=None, gold=(q.answer,), answer_type="choice",
+                           choices=tuple(dict.fromkeys((*SUBGOALS, q.answer))), **common)
+
+
 def trivial_answers(truth, q: Question) -> dict:
     """The shortcuts scored beside every answerer: ``public_record`` (the pot's real content; ``yes`` it is
     ready) and ``as_self`` (the partner intends what the asked chef intends)."""
@@ -158,4 +178,4 @@ def selected_set(meta: dict, seed) -> StepSelection:
 
 
 __all__ = ["selected_set", "selected_template", "selected_phrasing", "Question", "TYPES", "POT_VALUES", "pot_answer", "questions_at", "gold", "label_questions",
-           "trivial_answers"]
+           "grading_question", "trivial_answers"]
