@@ -1,10 +1,11 @@
 """``belief bench bomb``: bomb_v0 agent teams on the same seeds, in the one benchmark JSON shape.
 
-Teams (:data:`TEAMS`): three belief agents (the headline), three planners, three random agents, and a mixed
-team (alpha belief, bravo planner, charlie random). Each episode is
+Teams (:data:`TEAMS`): three belief agents (the headline), three of the same agents with their beliefs about
+teammates off (``no_minds``, :mod:`belief.agents.bomb.no_minds`: the ablation), three planners, three random
+agents, and a mixed team (alpha belief, bravo planner, charlie random). Each episode is
 :func:`belief.app.runners.bomb.run_episode` with its ToM questions asked and graded as ``belief run bomb``
 grades them (:func:`~belief.app.runners.bomb.question_rows`); per episode: score, rounds, valid action
-rate, completion and the study's ToM accuracy per level (``tom_<level>``, Table 2 of Li et al.).
+rate, completion, message words and the study's ToM accuracy per level (``tom_<level>``, Table 2 of Li et al.).
 ``extra.tom`` holds each team's ToM table per template (the study and probe sets by level, the selected
 templates) with every shortcut of the panel beside the agents, the best one, ``tom: true|false`` and the
 team's paired margin over it (:func:`belief.grading.trivial.tom_table`); ``extra.tom_levels`` the study's three
@@ -18,11 +19,11 @@ from belief.app.results.metrics import TOM
 from belief.grading.levels import LEVELS
 
 #: team name -> the kinds of alpha, bravo and charlie
-TEAMS = {"belief": ("belief",) * 3, "planner": ("planner",) * 3, "random": ("random",) * 3,
-         "mixed": ("belief", "planner", "random")}
+TEAMS = {"belief": ("belief",) * 3, "no_minds": ("no_minds",) * 3, "planner": ("planner",) * 3,
+         "random": ("random",) * 3, "mixed": ("belief", "planner", "random")}
 HEADLINE = "belief"
 METRICS = (Metric("score", True, "points"), Metric("rounds", None, "rounds"), share("valid_action_rate"),
-           share("completed")) + TOM
+           share("completed"), Metric("message_words", False, "words")) + TOM
 
 
 def bench_episode(team: str, random_maps: bool, max_rounds: int, seed: int) -> dict:
@@ -34,6 +35,7 @@ def bench_episode(team: str, random_maps: bool, max_rounds: int, seed: int) -> d
     rows = m["_rows"]
     return {"seed": seed, "team": team, "score": m["score"], "max_score": m["max_score"], "rounds": m["rounds"],
             "valid_action_rate": m["valid_action_rate"], "completed": float(bool(m["completed"])),
+            "message_words": m["message_words"],
             "questions": len(rows), **{f"tom_{lvl}": accuracy(rows, lvl) for lvl in LEVELS},
             "tom_rows": tom_rows(rows, team_label(kinds))}
 

@@ -143,8 +143,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                 "level gains, ToM accuracy."),
     "guandan-moves": ("guandan", "Time the legal-move enumeration of full 27-card Guandan hands (goal <= 5 ms); a "
                       "table, or one JSON line with --json."),
-    "bomb": ("bomb", "bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid "
-             "actions, ToM accuracy per level beside trivial answerers, paired differences."),
+    "bomb": ("bomb", "bomb_v0 agent teams (belief, no_minds, planner, random, mixed) on the same seeds: score, rounds, "
+             "valid actions, message words, ToM accuracy per level beside trivial answerers, paired differences."),
 }
 RUN_COMMANDS: dict[str, tuple[str, str]] = {
     "bomb": ("bomb", "Play bomb_v0 episodes; print Table 1 (score, rounds, valid actions) and ToM accuracy "

@@ -183,8 +183,9 @@ def run_bomb(
 @run_options.pool_options
 @run_options.output_options()
 def bench_bomb(
-    agents: str = run_options.agents("belief,planner,random,mixed", "belief.app.bench.bomb:TEAMS", "comma-separated "
-                                     "teams, each once: belief, planner, random (three of a kind), mixed (alpha "
+    agents: str = run_options.agents("belief,no_minds,planner,random,mixed", "belief.app.bench.bomb:TEAMS",
+                                     "comma-separated teams, each once: belief, no_minds (the belief agent with its "
+                                     "beliefs about teammates off), planner, random (three of a kind), mixed (alpha "
                                      "belief, bravo planner, charlie random)", counts=None, distinct=True),
     episodes: int = run_options.episodes(20, "episodes per team (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
@@ -193,8 +194,8 @@ def bench_bomb(
     output: dict = None,
     pool: dict = None,
 ):
-    """bomb_v0 agent teams (belief, planner, random, mixed) on the same seeds: score, rounds, valid actions, ToM
-    accuracy per level beside trivial answerers, paired differences."""
+    """bomb_v0 agent teams (belief, no_minds, planner, random, mixed) on the same seeds: score, rounds, valid
+    actions, message words, ToM accuracy per level beside trivial answerers, paired differences."""
     from functools import partial
 
     from belief.app.bench.bomb import bench_episode, summarise

@@ -41,7 +41,7 @@ from belief.grading.shortcuts import QUESTION_SHORTCUTS
 from belief.files.outputs import atomic_write_text, jsonl_text
 from belief.truth.checker import check
 
-AGENT_KINDS = ("belief", "planner", "random", "llm")
+AGENT_KINDS = ("belief", "no_minds", "planner", "random", "llm")
 
 
 def make_agent(kind: str, name: str, env, seed) -> Agent:
@@ -49,6 +49,10 @@ def make_agent(kind: str, name: str, env, seed) -> Agent:
     if kind == "belief":
         # the game's rules are public: its record knows by elimination too (docs/logic.md)
         return BeliefAgent(name, w.map, w.cutters, constraints=env.trace.meta["constraints"])
+    if kind == "no_minds":  # the belief agent without its model of teammates (agents/bomb/no_minds.py)
+        from belief.agents.bomb.no_minds import NoMindsAgent
+
+        return NoMindsAgent(name, w.map, w.cutters, constraints=env.trace.meta["constraints"])
     if kind == "planner":
         return PlannerAgent(name, world=w)
     if kind == "random":
@@ -61,7 +65,7 @@ def make_agent(kind: str, name: str, env, seed) -> Agent:
 
 
 #: the agent kinds that answer ToM questions (the selected set is asked of a team with one of them)
-ANSWERING = ("belief", "llm")
+ANSWERING = ("belief", "no_minds", "llm")
 
 
 def _play(kinds, seed: int, *, random_maps: bool, max_rounds: int, ask: bool):

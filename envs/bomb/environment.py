@@ -142,6 +142,7 @@ class raw_env(TurnBasedTextEnv):
         self.turn = 0
         self.valid_actions = 0
         self.actions_taken = 0
+        self.message_words = 0
         self.completed_round: int | None = None
         self.end_reason: str | None = None
         self._pending_message = ""
@@ -300,6 +301,7 @@ class raw_env(TurnBasedTextEnv):
         message = self._pending_message
         self._pending_message = ""
         if message:
+            self.message_words += len(message.split())
             facts = parse_message_facts(message)
             said = self._log(Action(name="say", agent=agent, room=room_id(out.to), visible_to=(agent,), source=src,
                                     params={"turn": self.turn, "round": self.round, "text": message, "facts": facts}))
@@ -373,12 +375,13 @@ class raw_env(TurnBasedTextEnv):
 
     # --- metrics & rendering ---------------------------------------------------------------------
     def metrics(self) -> dict:
-        """Team score, rounds played (to completion when all bombs are defused), share of valid actions."""
+        """Team score, rounds played (to completion when all bombs are defused), share of valid actions, words
+        of the messages the team posted."""
         return {"score": self.world.score, "max_score": self.world.max_score,
                 "rounds": self.completed_round if self.completed_round is not None else self.round,
                 "completed": self.completed_round is not None,
                 "valid_action_rate": self.valid_actions / self.actions_taken if self.actions_taken else 0.0,
-                "actions": self.actions_taken, "end_reason": self.end_reason}
+                "actions": self.actions_taken, "message_words": self.message_words, "end_reason": self.end_reason}
 
     def render(self):
         w = self.world

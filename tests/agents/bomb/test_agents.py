@@ -156,3 +156,21 @@ def test_belief_agent_messages_never_contradict_themselves():
             prop = rules.propagate(sets)
             assert all(v is None or v for v in prop.values()), (seed, random_maps, ev.describe())
     assert delivered > 100
+
+
+def test_no_minds_answers_about_a_teammate_as_about_itself_and_tells_everything():
+    """The ablation (agents/bomb/no_minds.py): the belief agent with its beliefs about teammates off. Asked "Does
+    X know F?" or "Is X aware that you know F?", it gives the answer it gave at the same moment to "Do you know
+    F?"; with no model of what teammates lack, its messages say everything it knows, so the team posts more
+    words than the belief team on the same seed (same map, same start)."""
+    m = run_episode("no_minds", 7, max_rounds=8)
+    rows = [r for r in m["_rows"] if r["set"] != "selected"]
+    intro = {(r["turn"], r["set"]): r["reading"] for r in rows if r["level"] == "introspection"}
+    compared = 0
+    for r in rows:
+        if r["level"] != "introspection" and not r["variant"]:
+            assert r["reading"] == intro[(r["turn"], r["set"])], r["id"]
+            compared += 1
+    assert compared > 10
+    believers = run_episode("belief", 7, max_rounds=8, ask=False)
+    assert m["message_words"] > believers["message_words"] > 0
