@@ -14,10 +14,10 @@ Semantics (README, "The logic"):
   perceived it and each next agent is one the previous believes perceived it (docs/logic.md); such updates
   keep their :class:`~belief.truth.index.Perception` and a query passes over those that do not reach it.
 * **Awareness.** ``x`` is aware that ``a2..ak`` know (``knows((x, a2, .., ak))``) iff they do, and the
-  latest update ``x`` knows of that touched the fluent is one ``a2..ak`` saw together with a definite
-  value (a joint observation, an observation ``x`` witnessed, a message they all heard), not a change
-  or possible change they missed. Updates ``x`` knows of that reveal the value to others only are
-  neutral.
+  latest update ``x`` knows of that touched the fluent makes the chain aware with a definite value (a joint
+  observation, a message they all heard, a look by ``ak`` that ``x``, ``a2``.. observed or witnessed
+  together: witnessing is joint, :func:`~belief.truth.index.credits`), not a change or possible change
+  they missed. Updates ``x`` knows of that reveal the value to others only are neutral.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompos
 from belief.grammar import parse_query
 from belief.logic.policies import TrustPolicy
 from belief.logic.constraints import Constraints
-from belief.truth.index import HOW_REALITY, HOW_TOLD, OPAQUE, UNSURE, FluentIndex, MayCondition, is_marker
+from belief.truth.index import HOW_REALITY, HOW_TOLD, OPAQUE, UNSURE, FluentIndex, MayCondition, credits, is_marker
 from belief.truth.possible import Elimination
 from belief.truth.trace import event_agents
 
@@ -713,26 +713,24 @@ class GroundTruth:
         return len(chain) == 1 or not self._looked_since(chain, fluent, p.t, at)
 
     def _looked_since(self, chain: tuple, fluent: tuple, since: int, at: int) -> bool:
-        """For ``(x, a2, ..)``: did ``x`` witness ``a2..`` perceive the fluent with a definite value after ``since``
-        (when the chain's belief was delivered)? Then ``x``'s record of what they believe is older than what it
-        knows they saw since: it holds no belief about what they saw (docs/logic.md, "Awareness")."""
+        """For ``(x, a2, .., ak)``: did an update after ``since`` (when the chain's belief was delivered) make the
+        chain aware that ``ak`` saw the fluent with a definite value (a look ``x``, ``a2``.. observed or witnessed
+        together, :func:`~belief.truth.index.credits`)? Then ``x``'s record of what they believe is older than
+        what it knows they saw since: it holds no belief about what they saw (docs/logic.md, "Awareness")."""
         idx = self._index.get(fluent)
-        rest = self._ids(chain[1:])
-        a1 = self._aid.get(chain[0])
-        if idx is None or rest is None or a1 is None:
+        ids = self._ids(chain)
+        if idx is None or ids is None:
             return False
         smask = 0
-        for i in rest:
+        for i in ids[1:]:
             smask |= 1 << i
-        wlist = idx.wit_by_agent.get(a1) or []
+        wlist = idx.wit_by_agent.get(ids[0]) or []
         k = bisect_right(wlist, bisect_right(idx.times, at) - 1) - 1
         while k >= 0 and idx.times[wlist[k]] > since:
             j = wlist[k]
             k -= 1
-            if ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask and idx.values[j] is not UNSURE
-                    and idx.hows[j] != HOW_TOLD
-                    and (not idx.percs or j not in idx.percs or idx.percs[j].follows((a1, *rest)))
-                    and (j not in idx.conds or self._cond_ok(idx, j, chain))):
+            if (idx.values[j] is not UNSURE and idx.hows[j] != HOW_TOLD and idx.excl.get(j) != smask
+                    and credits(idx, j, ids) and (j not in idx.conds or self._cond_ok(idx, j, chain))):
                 return True
         return False
 
@@ -758,12 +756,12 @@ class GroundTruth:
             return real is not None and real.value == raw
         if not self._kw(chain[1:], fluent, at):
             return False
-        a1 = self._aid.get(chain[0])
-        rest = self._ids(chain[1:])
-        if a1 is None or rest is None:
+        ids = self._ids(chain)
+        if ids is None:
             return False
+        a1 = ids[0]
         smask = 0
-        for i in rest:
+        for i in ids[1:]:
             smask |= 1 << i
         wlist = idx.wit_by_agent.get(a1)
         if not wlist:
@@ -775,9 +773,9 @@ class GroundTruth:
             k -= 1
             if idx.excl.get(j) == smask and idx.values[j] is UNSURE:
                 continue  # the rest's own possible change: it knows what it did (only a change it missed counts)
-            seen = (idx.masks[j] & smask) == smask and (idx.excl.get(j) != smask or self._spoke_truly(idx, j, fluent))
-            if seen and idx.percs and j in idx.percs:  # in a1's view of the update, did the others perceive it?
-                seen = idx.percs[j].follows((a1, *rest))
+            # does the update make the chain aware (the last agent saw it; the others, a1 included, knew of it
+            # together, in each one's view)?
+            seen = credits(idx, j, ids) and (idx.excl.get(j) != smask or self._spoke_truly(idx, j, fluent))
             if seen and self._cond_ok(idx, j, chain):
                 return idx.values[j] is not UNSURE
             if idx.changes[j] and (j not in idx.conds or self._cond_ok(idx, j, chain)):

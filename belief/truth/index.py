@@ -3,7 +3,8 @@
 Per fluent the index keeps the list of *updates* in order, each with
 
 * ``mask``: the agents who see the value together (every chain over them holds it);
-* ``wmask``: the agents who know the update happened (``mask`` plus witnesses who did not see the value);
+* ``wmask``: the agents who know the update happened (``mask`` plus witnesses who did not see the value; the
+  witnessing is joint: :func:`credits` says which chains it makes aware);
 * ``value``: a string, ``None`` ("nowhere"), :data:`UNSURE` (a possible change) or :data:`OPAQUE`
   (the real value at that moment, which the trace does not name);
 * ``change``: whether the update may have changed the fluent (a real change or a possible one);
@@ -113,15 +114,18 @@ class Perception:
 
     The event, as agent ``x`` takes it, was perceived by ``view(x)`` (``views[x]``, else ``default``: the
     event's observers). A chain ``(a1, .., ak)`` is reached iff ``a1`` perceived it (``perceivers``) and
-    each ``a(i+1)`` is in ``view(a(i))``. ``reach`` is every agent such a chain may contain.
+    each ``a(i+1)`` is in ``view(a(i))``. ``reach`` is every agent such a chain may contain. ``witnesses``
+    (an ``observe``'s): agents every perceiver takes to know of the look without seeing the value
+    (:meth:`credits`).
     """
 
-    __slots__ = ("perceivers", "default", "views", "reach")
+    __slots__ = ("perceivers", "default", "views", "reach", "witnesses")
 
-    def __init__(self, perceivers: int, default: int, views: dict):
+    def __init__(self, perceivers: int, default: int, views: dict, witnesses: int = 0):
         self.perceivers = perceivers
         self.default = default
         self.views = views
+        self.witnesses = witnesses
         reach = perceivers | default
         for m in views.values():
             reach |= m
@@ -139,8 +143,48 @@ class Perception:
                 return False
         return True
 
+    def credits(self, ids) -> bool:
+        """Awareness (:func:`credits`): in each agent's view the next one knows of the look (perceived it, or is
+        a witness), and, in the view of the last but one, the last perceived it (saw the value)."""
+        views, default, wit = self.views, self.default, self.witnesses
+        last = len(ids) - 2
+        for k in range(last + 1):
+            seen = views.get(ids[k], default)
+            if k < last:
+                seen |= wit
+            if not (seen >> ids[k + 1]) & 1:
+                return False
+        return True
+
     def __repr__(self):
-        return f"Perception(perceivers={self.perceivers:b}, default={self.default:b}, views={self.views})"
+        return (f"Perception(perceivers={self.perceivers:b}, default={self.default:b}, views={self.views}, "
+                f"witnesses={self.witnesses:b})")
+
+
+def credits(idx: "FluentIndex", j: int, ids) -> bool:
+    """Does update ``j`` make the chain ``ids`` (agent ids, two or more) aware, before its value, condition and
+    excluded actor are weighed: does ``ids[0]`` know that ``ids[1]`` knows that .. ``ids[-1]`` saw the value?
+
+    Witnessing is joint: the witnesses and observers of a look know together that the observers looked. So
+    the chain is credited iff every agent knows of the update (``wmask``: observed or witnessed) and the last
+    one saw the value (``mask``). ``Observe(agents=[c], witnesses=[a, b, c])`` credits ``(a, b, c)``,
+    ``(b, a, c)``, ``(c, b, c)``, not ``(a, c, b)`` (b never saw it). An update with a :class:`Perception`
+    reads it along the chain instead (:meth:`Perception.credits`): the first agent perceived or witnessed it,
+    and every other may be reached by it (or witnessed it)."""
+    wm = idx.wmasks[j]
+    if not (wm >> ids[0]) & 1:
+        return False
+    perc = idx.percs.get(j) if idx.percs else None
+    if perc is None:
+        for i in ids[1:-1]:
+            if not (wm >> i) & 1:
+                return False
+        return bool((idx.masks[j] >> ids[-1]) & 1)
+    mask = idx.masks[j]
+    for i in ids[1:-1]:
+        if not ((mask | perc.witnesses) >> i) & 1:
+            return False
+    return bool((mask >> ids[-1]) & 1) and perc.credits(ids)
 
 
 class MayCondition(tuple):
@@ -417,7 +461,9 @@ class IndexBuilder:
             else:
                 views = {s: observers | (1 << s) for s in self.ids(secret)}
                 views.update(believed)
-                perc = Perception((observers & ~inattentive) | secret, observers, views)
+                witnesses = getattr(self._ev, "witnesses", None)
+                perc = Perception((observers & ~inattentive) | secret, observers, views,
+                                  self.mask_of(witnesses) if witnesses else 0)
             self._percs[observers] = perc
         return self._percs[observers]
 
@@ -849,6 +895,7 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
+__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
+           "credits", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
            "OPAQUE", "is_marker", "HOW_ENTERED",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -25,7 +25,7 @@ from bisect import bisect_right
 from typing import Optional
 
 from belief.logic.constraints import Budget, Constraints, Known
-from belief.truth.index import HOW_TOLD, OPAQUE, UNSURE, is_marker
+from belief.truth.index import HOW_TOLD, OPAQUE, UNSURE, credits, is_marker
 
 
 class Elimination:
@@ -77,17 +77,16 @@ class Elimination:
                 and (j not in idx.conds or self.truth._cond_ok(idx, j, chain)))
 
     def _witnessed(self, idx, j: int, chain: tuple, ids) -> bool:
-        """For a chain ``(x, a2, ..)``: did ``x`` witness an update that ``a2..`` perceived together (in ``x``'s
-        view) with a definite value, without perceiving it with them? Then ``x`` knows they saw what ``x``
-        itself can tell of the value."""
-        if len(ids) < 2 or not (idx.wmasks[j] >> ids[0]) & 1 or idx.values[j] is UNSURE:
+        """For a chain ``(x, a2, .., ak)`` that update ``j`` does not reach: does it make the chain aware that
+        ``ak`` saw a definite value (a look they observed or witnessed together, :func:`credits`)? Then ``x``
+        knows that ``ak`` saw the real value: the chain before ``ak`` (``x`` alone for ``(x, a2)``) can tell of
+        it what that chain itself can (:meth:`_base` takes its possible set then)."""
+        if len(ids) < 2 or idx.values[j] is UNSURE:
             return False
         rest = 0
         for i in ids[1:]:
             rest |= 1 << i
-        if (idx.masks[j] & rest) != rest or idx.excl.get(j) == rest:
-            return False
-        if idx.percs and j in idx.percs and not idx.percs[j].follows(ids):
+        if idx.excl.get(j) == rest or not credits(idx, j, ids):
             return False
         return j not in idx.conds or self.truth._cond_ok(idx, j, chain)
 
@@ -97,8 +96,10 @@ class Elimination:
         Only the chain's perceptions count, never the hidden world: its *best record* of ``g`` (the one formed
         latest: a sighting when it happened, a message when its sender formed it, ``as_of``), else ``g``'s
         initial values; then the possible changes it saw after that record (each one's named outcome), or any
-        value when it knows of a change it did not see. Updates it merely witnessed, its own possible changes,
-        and changes whose condition it rules out change nothing.
+        value when it knows of a change it did not see. A look by ``ak`` the chain observed or witnessed together
+        (:meth:`_witnessed`) is a record: ``ak`` saw the real value, so the chain holds what ``(x, .., a(k-1))``
+        can tell of it. Updates it merely witnessed otherwise, its own possible changes, and changes whose
+        condition it rules out change nothing.
 
         Memoised by the fluent's last update up to ``at`` (and the chain's last message): the walk reads only
         those updates, and a window of possible changes also the other fluents of those changes up to ``at``
@@ -152,7 +153,7 @@ class Elimination:
                     if idx.changes[j] and idx.wmasks[j] & a1 and (j not in idx.conds or t._cond_ok(idx, j, chain)):
                         unseen.append(tj)
                     elif self._witnessed(idx, j, chain, ids) and (best_key is None or tj > best_key):
-                        best_key, best = tj, self.possible(chain[:1], g, tj)
+                        best_key, best = tj, self.possible(chain[:-1], g, tj)
                     continue
                 v = idx.values[j]
                 if v is UNSURE:

@@ -273,7 +273,9 @@ class Observe(_Event):
 
     ``agents`` see the values together (every chain over them holds them). ``witnesses`` (a superset,
     optional) know that ``agents`` looked, without seeing the values: "Bravo sees Alpha walk into Room 5,
-    so Bravo knows Alpha now knows what Room 5 holds". ``values`` (one per fluent) are the values seen;
+    so Bravo knows Alpha now knows what Room 5 holds". Witnessing is joint (common knowledge among the
+    witnesses): a chain over the witnesses that ends with an observer is aware that it knows
+    (docs/logic.md, "Awareness"). ``values`` (one per fluent) are the values seen;
     they may be omitted in a global trace (the current real values are meant) and are masked in a private
     trace for fluents the agent did not see. ``given`` restricts the observation to the chains that
     believed one of the condition's values just before, e.g. "whoever thought Bomb 3 was in Room 5 and

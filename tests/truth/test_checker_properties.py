@@ -1,10 +1,11 @@
 """Property tests of the checker against a brute-force reference that materialises every chain.
 
 Small worlds (3-4 agents, 2-3 rooms, 2 objects), random consistent traces of enters, exits, moves,
-statements, private observations, private and public messages, and (``perceived_steps_st``) events that say
-who perceived them (secret observers, inattentive observers, hidden listeners, ``perceived_as``, opaque
-changes, quiet entries); every chain up to depth 3-4 and every fluent is compared at every time step, under
-both built-in trust policies.
+statements, private observations (some witnessed: witnessing is joint, so a look by C that A, B and C witnessed
+makes (A, B, C) aware), private and public messages, and (``perceived_steps_st``) events that say who perceived
+them (secret observers, inattentive observers, hidden listeners, ``perceived_as``, opaque changes, quiet
+entries); every chain up to depth 3-4 and every fluent is compared at every time step, under both built-in
+trust policies.
 """
 
 from __future__ import annotations
@@ -60,6 +61,15 @@ class EventModel:
     def reached(self, c) -> bool:
         return c[0] in self.perceived and self.follows(c)
 
+    def aware(self, c, witnesses) -> bool:
+        """Joint witnessing along the views: each next agent is one the previous believes perceived the look or
+        a witness of it, and the last one is one the last but one believes perceived it (saw the value)."""
+        for i in range(len(c) - 1):
+            known = self.believed.get(c[i], self.observers)
+            if c[i + 1] not in (known | set(witnesses) if i < len(c) - 2 else known):
+                return False
+        return True
+
 
 class Reference:
     """Strict observation + policies + knowledge, written the naive way: a dict over every (chain, fluent).
@@ -76,7 +86,7 @@ class Reference:
         self.real: dict = {}
         self.real_hist: dict = {}        # fluent -> [(t, value)]
         self.change_t: dict = {}         # fluent -> [t]
-        self.records: dict = {}          # fluent -> [(t, M, W, value, change, cond, excl)]
+        self.records: dict = {}          # fluent -> [(t, seen, W, value, change, cond, excl, told)]
         self.loc = {a: None for a in agents}
         self.fluent_room: dict = {}
         self.box_room: dict = {}
@@ -93,12 +103,14 @@ class Reference:
         group = set(group)
         model = message if message is not None else (
             EventModel(ev, group) if ev is not None and ev.has_perception else None)
+        knew = set(group) | set(witnesses)  # without an event model: who knows of the update
+
         if model is None:
             def reached(c):
                 return set(c) <= group
 
-            def seen(x, rest):
-                return set(rest) <= group
+            def seen(x, rest):  # joint witnessing: every agent knew of the look, the last one saw the value
+                return set(rest[:-1]) <= knew and rest[-1] in group
             perceivers = group
         elif message is not None:
             def reached(c):
@@ -111,7 +123,7 @@ class Reference:
             reached = model.reached
 
             def seen(x, rest):
-                return model.follows((x, *rest))
+                return model.aware((x, *rest), witnesses)
             perceivers = model.perceived
         prev = self.snapshots[-1] if self.snapshots else {}
         for c in self.chains:
@@ -276,7 +288,8 @@ class Reference:
         return self.resolve(f, self.snapshots[t].get((c, f)), t) if t >= 0 else "<unknown>"
 
     def looked_since(self, c, f, since, t):
-        """Did ``c[0]`` witness ``c[1:]`` perceive ``f`` (not by a message) with a definite value after ``since``?"""
+        """Did a look at ``f`` (not a message) with a definite value after ``since`` make ``c`` aware that its last
+        agent saw it (``c[0]`` knew of it, and, jointly, the others; the last saw it)?"""
         rest = set(c[1:])
         for (tr, seen_by, w, v, change, cond, excl, told) in self.records.get(f, []):
             if not since < tr <= t or c[0] not in w or v == UNSURE_ or told or (excl is not None and rest == {excl}):

@@ -6,7 +6,8 @@ chain of orders 1-4, every constrained fluent, at every time:
 1. knowledge implies belief of the true value: ``K_c f`` implies that ``c`` holds the true value, or holds no
    definite value and its possible set is exactly the true value (known by elimination); at order 2 and more
    that includes awareness: ``K_X K_A f`` implies that X does not believe A believes a false value (unless X
-   has since witnessed A perceive the fluent: X's record of A's belief is then older than what X knows A saw);
+   has since seen or witnessed A perceive the fluent, with the chain's other agents: X's record of A's belief
+   is then older than what X knows A saw);
    and the possible set of a chain that knows holds the true value;
 2. elimination never widens a possible set without a perceived change: a value becomes possible for a chain
    only at an event that brings its first agent a change it perceives or knows of, or a perception outside
@@ -78,12 +79,12 @@ def test_knowledge_implies_belief_of_the_true_value_at_every_order(steps, n_agen
 
 
 def _looked_since(truth, c, f, since: int, t: int) -> bool:
-    """Did ``c[0]`` see or witness ``c[1:]`` perceive ``f`` (not by a message) after ``since``? Then its record of
-    what they believe is older than what it knows they saw (docs/logic.md, "Awareness")."""
+    """Did ``c``'s last agent perceive ``f`` (not by a message) after ``since``, in a look every other agent of ``c``
+    saw or witnessed (witnessing is joint)? Then ``c``'s record of what it believes is older than what it knows
+    was seen (docs/logic.md, "Awareness")."""
     for u in truth.updates_of(f, since, t):
-        ev = u.event
-        knew = c[0] in u.observers or c[0] in (getattr(ev, "witnesses", None) or ())
-        if knew and u.how != "told" and u.value is not UNSURE and set(c[1:]) <= set(u.observers):
+        knew = set(u.observers) | set(getattr(u.event, "witnesses", None) or ())
+        if u.how != "told" and u.value is not UNSURE and set(c[:-1]) <= knew and c[-1] in u.observers:
             return True
     return False
 

@@ -6,17 +6,17 @@ a chain at a time:
 
 * each fluent's *base* set from the chain's own records, by the rules of docs/logic.md ("Possible-value sets":
   its latest-formed record, else the initial values; the possible changes it saw since, or any value after a
-  change it knows of but did not see; witnessed looks, its own possible changes and changes whose condition it
-  rules out count for nothing), scanning the whole history;
+  change it knows of but did not see; a look by its last agent that its agents observed or witnessed together
+  holds what the chain before that agent can tell; other witnessed looks, its own possible changes and
+  changes whose condition it rules out count for nothing), scanning the whole history;
 * the possible worlds: every assignment of (place, state) to the two objects, with the places' contents and the
   yes/no hints derived from them, that satisfies the rules (one object per place, gone iff done, at most one
   done) and gives each fluent a value of its base set; the possible set is what they give the fluent;
 * knowledge and awareness as docs/logic.md states them (records, elimination, belief of the true value, defeat by
   later-formed beliefs, judged consistent by whether a possible world remains).
 
-Compared with the checker on every chain of orders 1-2 (1-3 with two agents), every constrained fluent, at every
-time: the possible set and whether the chain knows. The checker searches small groups exactly
-(``MAX_WORLDS``); here the limit is raised so that every group of this world is searched.
+Compared with the checker on every chain of orders 1-3, every constrained fluent, at every time: the possible set
+and whether the chain knows. The checker searches small groups exactly (``MAX_WORLDS``); here the limit is raised so that every group of this world is searched.
 """
 
 from __future__ import annotations
@@ -64,9 +64,22 @@ class U:
         self.t, self.e, self.f, self.value, self.how, self.change = t, e, f, value, how, change
         self.mask, self.P, self.views, self.O, self.W = mask, perceivers, views, default, wit
         self.excl, self.cond, self.outcome, self.formed = excl, cond, outcome, formed
+        self.Wt: set = set()  # the event's witnesses (an observe's)
 
     def follows(self, c) -> bool:
         return all(c[k + 1] in self.views.get(c[k], self.O) for k in range(len(c) - 1))
+
+    def aware(self, c) -> bool:
+        """Does it make ``c`` aware that its last agent saw the value? Witnessing is joint: the first agent knows of
+        it, each next one is in the previous one's view or a witness (``Wt``), and the last one is in the view of
+        the last but one (it saw the value); every agent may be reached or witnessed it."""
+        if c[0] not in self.W or not set(c[1:-1]) <= self.mask | self.Wt or c[-1] not in self.mask:
+            return False
+        for k in range(len(c) - 1):
+            view = self.views.get(c[k], self.O)
+            if c[k + 1] not in (view | self.Wt if k < len(c) - 2 else view):
+                return False
+        return True
 
     def static(self, c) -> bool:
         """Reached, before its condition: every agent may be reached, the first perceived it, each next one is in
@@ -115,8 +128,10 @@ class Reference:
         w = set(wit) | (mask & perceivers)
         if not w:
             return
-        self.updates[f].append(U(t, e, f, value, how, change, mask, perceivers, views, default, w, excl, cond,
-                                 outcome, t if formed is None else formed))
+        u = U(t, e, f, value, how, change, mask, perceivers, views, default, w, excl, cond, outcome,
+              t if formed is None else formed)
+        u.Wt = set(wit)
+        self.updates[f].append(u)
 
     def _step(self, e, ev):
         t = e
@@ -203,11 +218,9 @@ class Reference:
 
     # --- possible sets ---------------------------------------------------------------------------------------------
     def witnessed(self, c, u) -> bool:
-        if len(c) < 2 or c[0] not in u.W or u.value == UNSURE:
+        if len(c) < 2 or u.value == UNSURE or set(c[1:]) == {u.excl}:
             return False
-        if not set(c[1:]) <= u.mask or set(c[1:]) == {u.excl}:
-            return False
-        return u.follows(c) and (u.cond is None or self.cond_ok(c, u))
+        return u.aware(c) and (u.cond is None or self.cond_ok(c, u))
 
     def base(self, c, g, t):
         key = (c, g, t)
@@ -224,7 +237,8 @@ class Reference:
                 if u.change and c[0] in u.W and (u.cond is None or self.cond_ok(c, u)):
                     unseen.append(u.t)
                 elif self.witnessed(c, u) and (best_key is None or u.t > best_key):
-                    best_key, best = u.t, self.possible(c[:1], g, u.t)
+                    # the last agent saw the real value: the chain holds what the chain before it can tell
+                    best_key, best = u.t, self.possible(c[:-1], g, u.t)
                 continue
             if u.value == UNSURE:
                 window.append(u)
@@ -316,7 +330,7 @@ class Reference:
             if rest == {u.excl} and u.value == UNSURE:
                 continue
             spoke = u.how == "told" and self.reality(f, u.t) == u.value
-            seen = rest <= u.mask and (rest != {u.excl} or spoke) and u.follows(c)
+            seen = u.aware(c) and (rest != {u.excl} or spoke)
             if seen and (u.cond is None or self.cond_ok(c, u)):
                 return u.value != UNSURE
             if u.change and (u.cond is None or self.cond_ok(c, u)):
@@ -326,8 +340,8 @@ class Reference:
     def looked_since(self, c, f, since, t) -> bool:
         rest = set(c[1:])
         for u in self.updates[f]:
-            if since < u.t <= t and c[0] in u.W and u.value != UNSURE and u.how != "told" and rest <= u.mask \
-                    and rest != {u.excl} and u.follows(c) and (u.cond is None or self.cond_ok(c, u)):
+            if since < u.t <= t and u.value != UNSURE and u.how != "told" and rest != {u.excl} and u.aware(c) \
+                    and (u.cond is None or self.cond_ok(c, u)):
                 return True
         return False
 
@@ -414,7 +428,7 @@ def _compare(trace, n_agents: int, cells: list) -> None:
     truth = check(trace)
     ref = Reference(trace, agents)
     for t in range(len(trace)):
-        for c in W.chains(agents, 3 if n_agents == 2 else 2):
+        for c in W.chains(agents, 3):  # (with three agents: (A, B, C), joint witnessing at order 3)
             for f in W.FLUENTS:
                 want = ref.possible(c, f, t)
                 got = truth.possible(c, f, at=t)

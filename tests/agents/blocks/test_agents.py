@@ -37,7 +37,9 @@ def test_episode_is_a_pure_function_with_graded_answers():
     levels = [r for r in a["tom_rows"] if "/" in r["type"] and r["type"].split("/")[0] in
               ("introspection", "first_order", "second_order")]
     assert a["questions"] == sum(a["tom_total"].values()) == len(levels) > 0
-    assert len(a["tom_rows"]) > len(levels)  # and the selected set
+    # the selected set keeps nothing here since witnessing is joint (tests/envs/blocks/test_tom.py): the rows are
+    # the level questions'
+    assert len(a["tom_rows"]) == len(levels)
     assert 0 <= a["balance"] <= 0.5 and a["balance_norm"] <= 1.0 + 1e-9
     row = a["tom_rows"][0]
     assert set(row["answers"]) == {"belief", "reality", "as_self", "depth_collapse", "public_record", "own_or_told"}
