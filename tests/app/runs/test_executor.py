@@ -69,8 +69,12 @@ def test_without_ray_one_clear_error(monkeypatch, tmp_path):
     assert not out.exists()  # nothing written
 
 
+# episodes cut at 8 rounds: the same code paths (questions, grading, every file) at a fraction of the cost
+SHORT = 8
+
+
 def test_local_pool_run_is_byte_identical_to_serial(tmp_path):
-    config = BombConfig(agents=("belief", "random", "belief"))
+    config = BombConfig(agents=("belief", "random", "belief"), max_rounds=SHORT)
     run_bomb(tmp_path / "serial", config, seed=4, episodes=3, executor="serial")
     run_bomb(tmp_path / "pool", config, seed=4, episodes=3, executor="local", workers=2)
     assert _files(tmp_path / "serial") == _files(tmp_path / "pool")
@@ -94,13 +98,14 @@ def test_ray_results_in_task_order(ray_session):
 
 
 def test_ray_bomb_run_is_byte_identical_to_serial(ray_session, tmp_path):
-    config = BombConfig(agents=("belief", "random", "belief"))
+    config = BombConfig(agents=("belief", "random", "belief"), max_rounds=SHORT)
     run_bomb(tmp_path / "serial", config, seed=7, episodes=3, executor="serial")
     run_bomb(tmp_path / "ray", config, seed=7, episodes=3, executor="ray")
     serial, on_ray = _files(tmp_path / "serial"), _files(tmp_path / "ray")
     assert serial == on_ray and "questions.csv" in serial and "bomb_9.trace.jsonl" in serial
     r = CliRunner().invoke(app, ["run", "bomb", "--agents", "belief,random,belief", "--seed", "7", "--episodes", "3",
-                                 "--executor", "ray", "--no-progress", "--out", str(tmp_path / "cli")])
+                                 "--max-rounds", str(SHORT), "--executor", "ray", "--no-progress",
+                                 "--out", str(tmp_path / "cli")])
     assert r.exit_code == 0, r.output
     assert _files(tmp_path / "cli") == serial
 
