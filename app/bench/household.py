@@ -17,6 +17,7 @@ from belief.app.results import metrics
 from belief.app.results.comparison import compare, headline_of, paired_difference
 from belief.app.runners.household import play_episode
 from belief.app.runs.executor import Star, run_tasks
+from belief.envs.household.world import DEFAULT_SCALE
 
 
 HEADLINE = "cobel"
@@ -35,14 +36,17 @@ def episode_figures(row: dict) -> dict:
             **row["miscoordination"]}
 
 
-def summarise(results: list, seed: int | None = None) -> dict:
+def summarise(results: list, seed: int | None = None, scale: str | None = None) -> dict:
     """The benchmark JSON object (:func:`belief.app.results.comparison.compare`): the headline agent (cobel
     when played) against each other kind, paired by seed."""
     kinds = list(dict.fromkeys(r["agent"] for r in results))
     by_kind = {k: [episode_figures(r) for r in results if r["agent"] == k] for k in kinds}
     if seed is None and results:
         seed = min(r["seed"] for r in results)
-    extra = {"prediction_vs_persistence": _prediction_vs_persistence(results),
+    if scale is None:
+        scale = results[0].get("scale", DEFAULT_SCALE) if results else DEFAULT_SCALE
+    extra = {"scale": scale,
+             "prediction_vs_persistence": _prediction_vs_persistence(results),
              "message_tokens": {k: sum(r["message_tokens"] for r in results if r["agent"] == k) for k in kinds}}
     tom = tom_tables(results)
     if tom:
@@ -94,7 +98,7 @@ def bench(kinds=AGENT_KINDS, episodes: int = 50, seed: int = 0, workers: int = 2
                         progress=(lambda i, r: progress(r)) if progress else None)
     order = {k: i for i, k in enumerate(kinds)}
     results.sort(key=lambda r: (order[r["agent"]], r["seed"]))
-    summary = summarise(results, seed)
+    summary = summarise(results, seed, (config or {}).get("scale", DEFAULT_SCALE))
     for r in results:  # the rows are in extra.tom; the per-episode table keeps the figures
         r.pop("tom_rows", None)
     return summary, results

@@ -32,6 +32,7 @@ from belief.agents.household.team import AGENT_KINDS, make_team, team_size
 from belief.envs.household import environment as household_v0
 from belief.envs.base.selected import tom_table_rows
 from belief.envs.household.tom import selected_set
+from belief.envs.household.world import DEFAULT_SCALE
 
 
 def _world_value(world, fluent):
@@ -43,13 +44,14 @@ def _world_value(world, fluent):
 def play_episode(config: dict, seed: int) -> dict:
     """One episode of ``config["agent"]`` (one of :data:`AGENT_KINDS`) on seed ``seed``.
 
-    ``config`` keys: ``agent``; optional ``max_steps``, ``walk_steps``, ``trace`` (a path to write the
+    ``config`` keys: ``agent``; optional ``scale`` (``cwah``, the default, or ``small``), ``max_steps``,
+    ``walk_steps``, ``approach_steps`` (the scale's by default), ``trace`` (a path to write the
     global trace to), ``tom`` (ask the selected questions; default on), ``tom_rows``, ``files`` (see the
     module docstring)."""
     kind = config["agent"]
-    env = household_v0.parallel_env(seed=seed, n_agents=team_size(kind),
+    env = household_v0.parallel_env(seed=seed, n_agents=team_size(kind), scale=config.get("scale", DEFAULT_SCALE),
                                     max_steps=config.get("max_steps", household_v0.hw.MAX_STEPS),
-                                    walk_steps=config.get("walk_steps", household_v0.WALK_STEPS))
+                                    walk_steps=config.get("walk_steps"), approach_steps=config.get("approach_steps"))
     obs, infos = env.reset(seed=seed)
     team = make_team(kind, infos[env.agents[0]]["task"])
     pred, persist = [0, 0], [0, 0]
@@ -87,7 +89,7 @@ def play_episode(config: dict, seed: int) -> dict:
     if config.get("trace"):
         env.trace.write(config["trace"])
     mis = {k: sum(ag.stats.get(k, 0) for ag in team.values()) for k in ("detections", "yields", "avoided_duplicates")}
-    out = {"agent": kind, "seed": seed, "task": env.world.task, "layout": env.world.layout, **env.metrics(),
+    out = {"agent": kind, "seed": seed, "scale": env.scale.name, "task": env.world.task, "layout": env.world.layout, **env.metrics(),
            "prediction": pred, "persistence": persist, "prediction_split": split, "belief_world": world_acc,
            "miscoordination": mis, "trace_events": len(env.trace)}
     if selected is not None:
