@@ -124,9 +124,11 @@ class CoBelAgent(HouseholdAgent):
         if self.partner is None or not self.bbc:
             return subgoal, action
         self._predict()
+        self.intent = subgoal
         pred, p = self.predictor.best()
         if pred != subgoal or subgoal[0] not in ("fetch", "explore") or p < CONFLICT_P:
             return subgoal, action
+        self.flagged = True
         if not self._conflict_counted:
             self.stats["detections"] += 1
         if not self._partner_keeps(subgoal, self.partner_situation(), sit) or self._deadlocked(subgoal):
