@@ -257,3 +257,68 @@ def test_the_ablations_lack_what_they_are_named_for():
     psit = agents[False].partner_situation()
     assert psit.where == {"apple_9": "bed_1"} and psit.checked == {"bed_1"}
     assert len(agents[False]._partner_situations()) == len(env.rooms) - 1   # it may be in any other room
+
+
+def test_predictors_are_scored_as_distributions_with_hand_worked_figures():
+    import math
+
+    from belief.app.runners.household import EPS, _score
+
+    a, b = ("fetch", "apple_1"), ("explore", "kitchen")
+    acc, loss = _score({a: 0.5, b: 0.5}, a, 10)           # a tie: half the credit
+    assert acc == 0.5 and loss == pytest.approx(-math.log(0.99 * 0.5 + 0.01 / 10))
+    acc, loss = _score({b: 1.0}, a, 20)                    # all mass elsewhere: only the smoothing is left
+    assert acc == 0 and loss == pytest.approx(-math.log(EPS / 20))
+
+
+def test_observed_partner_reads_only_what_the_agent_perceived():
+    from belief.agents.household.predict import ObservedPartner
+    from belief.truth.trace import Action, Effect
+
+    task = Task({"goals": [("IN", "apple", "fridge_1", 1)], "rooms": ["kitchen", "livingroom"],
+                 "doors": [["kitchen", "livingroom"]], "agents": ["alice", "bob"],
+                 "furniture": {"fridge_1": ["fridge", "kitchen"], "cabinet_1": ["cabinet", "livingroom"]}})
+    seen = ObservedPartner(task, "bob")
+    assert seen.keeps_last() == {} and seen.most_frequent() == {}
+    opened = Action(name="open", effects=(Effect(predicate="open", subject=("cabinet_1",), value="open"),))
+    seen.feed([opened], my_action="open cabinet_1")        # I opened it myself: nothing about bob
+    assert seen.counts == {}
+    seen.feed([opened], my_action="wait")                  # bob opened it: he explores its room
+    grasp = Action(name="grasp", effects=(Effect(predicate="in", subject=("apple_1",), value="bob"),))
+    seen.feed([grasp])
+    put = Action(name="put", effects=(Effect(predicate="in", subject=("apple_1",), value="fridge_1"),))
+    seen.feed([put], held_by_partner={"apple_1"})
+    seen.told(("explore", "livingroom"))
+    assert seen.keeps_last() == {("explore", "livingroom"): 1.0}
+    assert seen.most_frequent() == {("explore", "livingroom"): 0.5, ("fetch", "apple_1"): 0.25,
+                                    ("deliver", "fridge_1"): 0.25}
+
+
+def test_ground_truth_miscoordination_counts_onsets_and_scores_detections():
+    from types import SimpleNamespace
+
+    from belief.agents.household.memory import Record
+    from belief.app.runners.household import _Truth
+    from tests.envs.household.test_environment import _world
+
+    env = hv.parallel_env(scale="small")
+    env.reset(options={"world": _world()})
+
+    def agent(name, subgoal, intent=None, flagged=False):
+        rec = Record(name, "bob" if name == "alice" else "alice", env.world.furniture)
+        return SimpleNamespace(subgoal=subgoal, intent=intent or subgoal, flagged=flagged, record=rec)
+
+    truth = _Truth()
+    cup = ("fetch", "cupcake_1")
+    # step 1: both head for the cupcake (alice flagged it); step 2: still (one event); step 3: bob yields
+    # (his choice before yielding was the cupcake, unflagged: a missed conflict); step 4: both again (a new event)
+    steps = [({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup)}),
+             ({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup)}),
+             ({"alice": agent("alice", cup), "bob": agent("bob", ("explore", "bedroom"), intent=cup)}),
+             ({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup, flagged=True)})]
+    for team in steps:
+        truth.before_step(env, team)
+    counts = truth.finish()
+    assert counts["same_target"] == 2 and counts["same_target_steps"] == 3
+    # conflict steps (my choice before yielding is the partner's real subgoal): alice 1,2,4; bob 1,2,3,4
+    assert truth.detection == [4, 4, 7]      # 4 right flags of 4 flagged; 3 + 4 = 7 conflict steps
