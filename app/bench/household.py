@@ -3,7 +3,10 @@
 :func:`summarise` gives the one benchmark shape (:mod:`belief.app.results.comparison`, docs/benchmarks.md):
 per agent kind the mean of each per-episode figure of :func:`belief.app.runners.household.play_episode` with
 its 95% interval (accuracies as per-episode shares), and ``diff_vs``: cobel against each other kind on the
-same seeds, with the ordering the interval supports. ``extra.tom`` has per agent kind the ToM table
+same seeds, with the ordering the interval supports. ``extra.prediction_table`` scores the partner prediction
+against information-matched predictors (:func:`prediction_table`), ``extra.miscoordination`` the ground-truth
+miscoordination, cobel's detection precision and recall and the steps it saved against ``cobel_nobbc``
+(:func:`miscoordination_table`), ``extra.scale`` names the world's scale. ``extra.tom`` has per agent kind the ToM table
 (:func:`belief.grading.trivial.tom_table`) of the selected questions (:func:`belief.envs.household.tom.
 selected_set`): per template n, gold balance, the agents' accuracy (each answering from its own record), every
 shortcut of the kernel's panel, the best one, ``tom`` (best shortcut at most 0.65) and the kind's paired margin
