@@ -20,6 +20,7 @@ from belief.agents.household import messages as msgs
 from belief.agents.protocol import AgentBase
 from belief.agents.household.memory import Record
 from belief.agents.household.mhp import Situation, Task, choose
+from belief.agents.household.predict import ObservedPartner
 from belief.envs.base.selected import believed_answer
 from belief.envs.household.environment import A_SEND, A_WAIT
 from belief.grading.questions import question_from_dict
@@ -47,11 +48,18 @@ class HouseholdAgent(AgentBase):
         self.partner_plan = None   # (subgoal, step told)
         self.announced = None      # (subgoal, step) of my last announced plan
         self.banned: set = set()   # objects not to choose this step (a yield)
+        self.observed = ObservedPartner(self.task, self.partner)  # the partner's subgoals as I perceived them
+        self.last_action = None    # the name of my last action (who opened what I saw opened)
+        self.intent = None         # this step's MHP choice before any yield (scored by the bench)
+        self.flagged = False       # this step: did I predict the partner heads for my subgoal (a detection)?
         self.stats = {"messages": 0, "replans": 0}
 
     # --- perception ----------------------------------------------------------------------------
     def take_in(self, info: dict, step: int) -> None:
-        self.record.feed(info.get("perceived") or (), step)
+        perceived = info.get("perceived") or ()
+        held = {f[1] for f, v in self.record.zero.items() if f[0] == "in" and v == self.partner}
+        self.observed.feed(perceived, held, self.last_action)
+        self.record.feed(perceived, step)
         view = info["view"]
         self.hands = tuple(view["hands"])
         self.record.room = view["room"]
@@ -61,6 +69,7 @@ class HouseholdAgent(AgentBase):
             plan, checked = msgs.read(text)
             if plan is not None:
                 self.partner_plan = (plan, step)
+                self.observed.told(plan)
             self.record.checked |= checked
             self.record.partner_checked |= checked
 
@@ -119,7 +128,10 @@ class HouseholdAgent(AgentBase):
         mask = info["action_mask"]
         for _ in range(4):
             sit = self.situation()
+            self.intent, self.flagged = None, False
             subgoal, action = self.decide(sit)
+            if self.intent is None:
+                self.intent = subgoal
             self.record.checked = sit.checked
             self.subgoal = subgoal
             idx = names.get(action)
@@ -129,8 +141,10 @@ class HouseholdAgent(AgentBase):
             self._repair(action)
         else:
             idx = A_WAIT
+        self.last_action = action if idx != A_WAIT else "wait"
         text = self.compose_message(sit, subgoal)
         if text is not None:
+            self.last_action = "send message"
             self.stats["messages"] += 1
             return (A_SEND, text)
         return idx

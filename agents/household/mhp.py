@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from belief.envs.household.environment import put_name
+from belief.envs.household.environment import APPROACH_STEPS, WALK_STEPS, put_name
 from belief.envs.household.world import CONTAINER, FURNITURE_KINDS, SURFACE, Goal, object_class
 
 WAIT = ("wait", None)
@@ -38,6 +38,8 @@ class Task:
         self.rooms = tuple(info["rooms"])
         self.furniture = {f: tuple(v) for f, v in info["furniture"].items()}
         self.agents = tuple(info["agents"])
+        self.walk_steps = int(info.get("walk_steps", WALK_STEPS))          # steps a door
+        self.approach_steps = int(info.get("approach_steps", APPROACH_STEPS))  # steps up to furniture
         adj = {r: set() for r in self.rooms}
         for a, b in info["doors"]:
             adj[a].add(b)

@@ -84,4 +84,50 @@ class PartnerPredictor:
         return s, self.posterior[s]
 
 
-__all__ = ["PartnerPredictor", "hypotheses", "posterior"]
+class ObservedPartner:
+    """The partner's subgoals as one agent perceived them (information-matched baselines for the prediction):
+    a grasp it saw the partner make is ``fetch o``; a put on/in a goal target, or opening one, ``deliver t``;
+    opening another container, ``explore`` its room; an announced plan is that plan. ``last`` is the latest,
+    ``counts`` how often each was perceived. Fed the agent's own perceived events and messages only."""
+
+    def __init__(self, task: Task, partner):
+        self.task, self.partner = task, partner
+        self.last = None
+        self.counts: dict = {}
+
+    def _saw(self, subgoal) -> None:
+        self.last = subgoal
+        self.counts[subgoal] = self.counts.get(subgoal, 0) + 1
+
+    def feed(self, events, held_by_partner=frozenset(), my_action=None) -> None:
+        """Actions I saw (a private trace keeps their effects, not who acted): a grasp whose object went to the
+        partner; a put of what I believed the partner held (``held_by_partner``); an open I did not do myself
+        (``my_action``: my action of that step)."""
+        targets = set(self.task.target_of.values())
+        for ev in events:
+            if ev.kind != "action":
+                continue
+            for eff in ev.effects:
+                (o,), v = eff.subject, eff.value
+                if ev.name == "grasp" and v == self.partner:
+                    self._saw(("fetch", o))
+                elif ev.name == "put" and o in held_by_partner and v in targets:
+                    self._saw(("deliver", v))
+                elif ev.name == "open" and my_action != f"open {o}":
+                    self._saw(("deliver", o) if o in targets else ("explore", self.task.room_of(o)))
+
+    def told(self, plan) -> None:
+        if plan is not None:
+            self._saw(tuple(plan))
+
+    def keeps_last(self) -> dict:
+        """"It keeps the last subgoal I saw or was told": all mass on it (nothing yet: no opinion)."""
+        return {self.last: 1.0} if self.last is not None else {}
+
+    def most_frequent(self) -> dict:
+        """The subgoals perceived so far, in proportion to how often."""
+        n = sum(self.counts.values())
+        return {s: c / n for s, c in self.counts.items()} if n else {}
+
+
+__all__ = ["ObservedPartner", "PartnerPredictor", "hypotheses", "posterior"]

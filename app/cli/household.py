@@ -55,6 +55,18 @@ def _diff_table(summary: dict) -> Table:
 
 
 _KINDS = "belief.agents.household.team:AGENT_KINDS"
+_SCALE = typer.Option("cwah", "--scale", help="world size: cwah (C-WAH's: one MHP agent needs about 90 steps) or "
+                                             "small (the earlier world, about a third of that; fast)")
+
+
+def _scale(name: str) -> str:
+    from belief.envs.household.world import scale_of
+
+    try:
+        return scale_of(name).name
+    except ValueError as e:
+        _fail(str(e))
+        raise
 _HIDDEN_RESULTS = typer.Option(None, "--results", hidden=True)  # before --out: one table file (.json/.jsonl/.csv)
 _HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the trace file of one episode
 
@@ -67,6 +79,7 @@ def bench_household(
     agents: str = run_options.agents(",".join(AGENT_KINDS), _KINDS, "comma-separated, each once: "
                                      + ", ".join(AGENT_KINDS), counts=None, distinct=True),
     as_json: bool = run_options.JSON,
+    scale: str = _SCALE,
     out_dir: Optional[Path] = run_options.out(),
     results: Optional[Path] = _HIDDEN_RESULTS,
     force: bool = run_options.FORCE,
@@ -74,12 +87,13 @@ def bench_household(
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
     kinds = run_options.split_kinds(agents)
+    scale = _scale(scale)
     run_options.refuse_bad_outputs({"--results": results}, (), force)
     files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
     with progress_bar("household episodes", total=episodes * len(kinds), enabled=pool["progress"]) as bar:
         try:
             summary, rows = bench(kinds, episodes, seed, pool["workers"], progress=lambda r: bar.advance(),
-                                  executor=pool["executor"], address=pool["address"])
+                                  config={"scale": scale}, executor=pool["executor"], address=pool["address"])
         except BeliefError as e:  # the executor: Ray missing or unreachable
             _fail(" ".join(str(e).split()), 1)
     if results is not None:
@@ -107,10 +121,12 @@ def run_household(
                                               "regrades them)"),
     trace: Optional[Path] = _HIDDEN_TRACE,
     as_json: bool = typer.Option(False, "--json", help="print one JSON object per episode (the last lines)"),
+    scale: str = _SCALE,
     force: bool = run_options.FORCE,
     pool: dict = None,
 ):
     """Play household_v0 episodes (seeds S..S+N-1) and print each one's figures."""
+    scale = _scale(scale)
     seeds = list(range(seed, seed + episodes))
     if trace is not None and (episodes != 1 or out_dir is not None):
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
@@ -122,7 +138,7 @@ def run_household(
     try:
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
-        rows = play_all(Star(play_episode), [({"agent": agents, "trace": str(trace) if trace else None,
+        rows = play_all(Star(play_episode), [({"agent": agents, "scale": scale, "trace": str(trace) if trace else None,
                                                "files": out_dir is not None}, s)
                                              for s in seeds], "household episodes", **pool)
         if out_dir is not None:

@@ -36,6 +36,11 @@ HOUSEHOLD = (
     Metric("detections", None, "events"),
     Metric("yields", None, "events"),
     Metric("avoided_duplicates", True, "events"),
+    # ground-truth miscoordination (belief.app.runners.household: the global view), events per episode
+    Metric("same_target", False, "events"),
+    Metric("lost_fetch", False, "events"),
+    Metric("searched_twice", False, "events"),
+    Metric("false_belief", False, "events"),
 )
 
 #: ToM accuracy per level of each episode's own questions (``tom_<level>``), for the question-asking worlds

@@ -3,9 +3,14 @@
 The world (apartments, furniture, the five tasks, the generator) is :mod:`belief.envs.household.world`.
 Two agents (one with ``n_agents=1``) act simultaneously, one action per step; the episode ends when
 every goal predicate holds (terminated) or after 250 steps (truncated). The metric is the number of
-steps. Walking through a door takes ``walk_steps`` (default 3) consecutive ``walk to R`` actions (C-WAH
-agents walk across rooms in several steps); the agent stays in its room until it arrives, and any other
-action except a message starts the walk over. Everything else takes one step.
+steps. ``scale`` picks the world (:data:`belief.envs.household.world.SCALES`: ``cwah``, the default, at
+C-WAH's size; ``small``, the earlier one). Walking through a door takes ``walk_steps`` (``cwah`` 8, ``small`` 3)
+consecutive ``walk to R`` actions (C-WAH agents walk across rooms in several steps); the agent stays in its
+room until it arrives, and any other action except a message starts the walk over. Acting on a piece of
+furniture (open, close, grasp from, put on/in) first takes ``approach_steps`` steps walking up to it (``cwah``
+3, ``small`` 0) unless the agent already stands at it (it stands at the last piece it acted on, or walked up
+to, since it entered the room); those steps are spent with the same action repeated, and any other action
+starts the approach over. Everything else takes one step.
 
 Actions (one per agent per step): ``walk to R`` (an adjacent room), ``open C`` / ``close C`` (a
 container in the agent's room), ``grasp O`` (an object on a surface or in an open container of the
@@ -34,11 +39,11 @@ perceived events (its private trace, :class:`belief.truth.filter.PrivateTrace`) 
 Spaces (per agent)::
 
     Dict(observation: Box(0, 1, (8,), float32)   # step/250, room/4, hand 0 used, hand 1 used, others here,
-                                                   # objects seen/32, open containers here/8, message received
+                                                   # objects seen/48, open containers here/8, message received
          action_mask: Box(0, 1, (102,), int8),
          text: Text(0..8192, printable))
-    Discrete(102): wait | send message | walk to room 0..3 | open receptacle 0..15 | close receptacle 0..15 |
-                   grasp object 0..31 | put hand 0/1 on receptacle 0..15
+    Discrete(166): wait | send message | walk to room 0..3 | open receptacle 0..27 | close receptacle 0..27 |
+                   grasp object 0..47 | put hand 0/1 on receptacle 0..27
 
 A ``send message`` action carries its text as ``(index, text)`` or ``{"action": index, "message": text}``.
 ``infos[agent]`` holds ``view`` (a dict), ``action_mask``, ``action_names``, ``perceived`` and, after
@@ -65,15 +70,16 @@ AGENT_NAMES = ("alice", "bob")
 TEXT_MAX = 8192
 OBS_LEN = 8
 MAX_ROOMS = len(hw.ROOMS)
-MAX_RECEPTACLES = 16
-MAX_OBJECTS = 32
+MAX_RECEPTACLES = 28
+MAX_OBJECTS = 48
 A_WALK = A_ROOMS
 A_OPEN = A_WALK + MAX_ROOMS
 A_CLOSE = A_OPEN + MAX_RECEPTACLES
 A_GRASP = A_CLOSE + MAX_RECEPTACLES
 A_PUT = A_GRASP + MAX_OBJECTS
 N_ACTIONS = A_PUT + hw.HANDS * MAX_RECEPTACLES
-WALK_STEPS = 3
+WALK_STEPS = hw.SCALES[hw.DEFAULT_SCALE].walk_steps
+APPROACH_STEPS = hw.SCALES[hw.DEFAULT_SCALE].approach_steps
 
 
 def parallel_env(**kwargs):
@@ -97,11 +103,18 @@ class raw_env(ParallelTextEnv):
     TEXT_MAX = TEXT_MAX
 
     def __init__(self, seed: int | None = None, n_agents: int = 2, max_steps: int = hw.MAX_STEPS,
-                 walk_steps: int = WALK_STEPS, render_mode: str | None = None):
+                 walk_steps: int | None = None, render_mode: str | None = None, scale: str = hw.DEFAULT_SCALE,
+                 approach_steps: int | None = None):
         super().__init__(render_mode)
+        self.scale = hw.scale_of(scale)
+        walk_steps = self.scale.walk_steps if walk_steps is None else walk_steps
+        approach_steps = self.scale.approach_steps if approach_steps is None else approach_steps
         if walk_steps < 1:
             raise ValueError(f"walk_steps must be at least 1, got {walk_steps}")
+        if approach_steps < 0:
+            raise ValueError(f"approach_steps must be at least 0, got {approach_steps}")
         self.walk_steps = walk_steps
+        self.approach_steps = approach_steps
         if not 1 <= n_agents <= len(AGENT_NAMES):
             raise ValueError(f"n_agents must be 1 or 2, got {n_agents}")
         self.possible_agents = list(AGENT_NAMES[:n_agents])
@@ -123,7 +136,7 @@ class raw_env(ParallelTextEnv):
             self.world.agent_room = {a: self.world.agent_room[a] for a in self.possible_agents}
             self.world.held = {a: list(self.world.held.get(a, [None] * hw.HANDS)) for a in self.possible_agents}
         else:
-            self.world = hw.generate(int(self._seed or 0), tuple(self.possible_agents))
+            self.world = hw.generate(int(self._seed or 0), tuple(self.possible_agents), self.scale.name)
         w = self.world
         if len(w.objects) > MAX_OBJECTS or len(w.furniture) > MAX_RECEPTACLES:
             raise ValueError("world too large for the action slots")
@@ -135,13 +148,16 @@ class raw_env(ParallelTextEnv):
         self.invalid = {a: 0 for a in self.agents}
         self._feedback = {a: None for a in self.agents}
         self._walking = {a: None for a in self.agents}  # (destination, steps walked so far)
+        self._at = {a: None for a in self.agents}  # the piece of furniture each stands at
+        self._approach = {a: None for a in self.agents}  # (receptacle, steps walked up to it so far)
         self._inbox = {a: [] for a in self.agents}
         self._record = {a: {} for a in self.agents}  # what each agent last saw/was told of in(o)
         self.rooms = list(w.rooms)
         self.receptacles = sorted(w.furniture)
         self.action_names = self._action_names()
         self._index = {n: i for i, n in enumerate(self.action_names) if n}
-        self.trace = Trace(meta={"env": "household_v0", "seed": self._seed, "layout": w.layout, "task": w.task,
+        self.trace = Trace(meta={"env": "household_v0", "seed": self._seed, "scale": self.scale.name,
+                                 "layout": w.layout, "task": w.task,
                                  "goals": [str(g) for g in w.goals], "agents": list(self.possible_agents)})
         for o in w.objects:
             self._log(Set(predicate="in", subject=(o,), value=self._where(o)))
@@ -298,6 +314,8 @@ class raw_env(ParallelTextEnv):
             elif idx != A_SEND:
                 if not (A_WALK <= idx < A_OPEN):
                     self._walking[a] = None
+                if self._receptacle_of(a, idx) is None:
+                    self._approach[a] = None
                 self._apply(a, idx)
             else:
                 self._invalid(a, self.action_names[idx])
@@ -333,6 +351,18 @@ class raw_env(ParallelTextEnv):
             self._feedback[a] = f"{self.action_names[idx]}: failed, not possible now"
             return
         room = w.agent_room[a]
+        rec = self._receptacle_of(a, idx)
+        if rec is not None and self._at[a] != rec and self.approach_steps > 0:
+            _, walked = self._approach[a] if self._approach[a] and self._approach[a][0] == rec else (rec, 0)
+            walked += 1
+            self._approach[a] = (rec, walked)
+            if walked >= self.approach_steps:
+                self._at[a], self._approach[a] = rec, None
+            self._feedback[a] = f"walking to the {rec} ({walked}/{self.approach_steps})"
+            return
+        self._approach[a] = None
+        if rec is not None:
+            self._at[a] = rec
         if A_WALK <= idx < A_OPEN:
             dest = self.rooms[idx - A_WALK]
             dest_, walked = self._walking[a] or (dest, 0)
@@ -341,7 +371,7 @@ class raw_env(ParallelTextEnv):
                 self._walking[a] = (dest, walked)
                 self._feedback[a] = f"walking to the {dest} ({walked}/{self.walk_steps})"
                 return
-            self._walking[a] = None
+            self._walking[a], self._at[a] = None, None
             self._log(Exit(agents=(a,), room=room))
             w.agent_room[a] = dest
             self._log(Enter(agents=(a,), room=dest))  # the filter shows the arriving agent who is there
@@ -368,6 +398,18 @@ class raw_env(ParallelTextEnv):
             w.held[a][h] = None
             self._act(a, "put", [("in", o, r)], {"object": o, "receptacle": r})
             self._feedback[a] = f"put {o} {'on' if w.kind(r) == hw.SURFACE else 'in'} {r}"
+
+    def _receptacle_of(self, a: str, idx: int):
+        """The piece of furniture action ``idx`` acts on (open, close, grasp from, put on/in), or None."""
+        w = self.world
+        if A_OPEN <= idx < A_GRASP:
+            return self.receptacles[(idx - A_OPEN) % MAX_RECEPTACLES]
+        if A_GRASP <= idx < A_PUT:
+            o = w.objects[idx - A_GRASP]
+            return w.location[o] if w.location[o] in w.furniture else None
+        if A_PUT <= idx < N_ACTIONS:
+            return self.receptacles[(idx - A_PUT) % MAX_RECEPTACLES]
+        return None
 
     def _deliver(self, sender: str, text: str):
         w = self.world
@@ -403,7 +445,8 @@ class raw_env(ParallelTextEnv):
         return {"task": w.task, "goals": [(g.relation, g.cls, g.target, g.count) for g in w.goals],
                 "rooms": list(self.rooms), "doors": [list(d) for d in w.doors],
                 "furniture": {f: list(v) for f, v in w.furniture.items()}, "agents": list(self.possible_agents),
-                "max_steps": self.max_steps, "text": hw.task_text(w)}
+                "max_steps": self.max_steps, "walk_steps": self.walk_steps, "approach_steps": self.approach_steps,
+                "text": hw.task_text(w)}
 
     def _info(self, a: str, first: bool = False) -> dict:
         return {"view": self.view(a), "action_mask": self.mask(a), "action_names": self.action_names,
@@ -437,4 +480,4 @@ class raw_env(ParallelTextEnv):
         return rendered(self.render_mode, "\n".join(lines))
 
 
-__all__ = ["AGENT_NAMES", "N_ACTIONS", "env", "parallel_env", "put_name", "raw_env"]
+__all__ = ["AGENT_NAMES", "APPROACH_STEPS", "WALK_STEPS", "N_ACTIONS", "env", "parallel_env", "put_name", "raw_env"]

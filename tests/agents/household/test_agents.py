@@ -54,18 +54,18 @@ def test_private_record_equals_the_checker_on_the_private_trace(kind, seed):
 @pytest.mark.parametrize("kind", AGENT_KINDS)
 def test_every_kind_finishes_the_first_seeds(kind):
     for seed in range(4):
-        r = play_episode({"agent": kind}, seed)
+        r = play_episode({"agent": kind, "scale": "small"}, seed)
         assert r["done"] and r["steps"] < hv.hw.MAX_STEPS
-        if kind in ("coela", "messenger"):
+        if kind in ("coela", "messenger", "cobel_nobbc"):
             assert r["message_tokens"] > 0 and r["comm_frames"] == r["messages"] > 0
         if kind in ("silent", "single", "independent"):
             assert r["messages"] == 0 and r["comm_frames"] == 0
 
 
 def test_coela_talks_more_than_cobel_but_with_news_only_and_beats_one_agent():
-    cobel = [play_episode({"agent": "cobel"}, s) for s in range(8)]
-    coela = [play_episode({"agent": "coela"}, s) for s in range(8)]
-    single = [play_episode({"agent": "single"}, s) for s in range(8)]
+    cobel = [play_episode({"agent": "cobel", "scale": "small"}, s) for s in range(8)]
+    coela = [play_episode({"agent": "coela", "scale": "small"}, s) for s in range(8)]
+    single = [play_episode({"agent": "single", "scale": "small"}, s) for s in range(8)]
     assert sum(r["message_tokens"] for r in coela) > 5 * sum(r["message_tokens"] for r in cobel) > 0
     assert sum(r["comm_frames"] for r in coela) > sum(r["comm_frames"] for r in cobel)
     # news worth a step, not a message every other step: under a quarter of its steps go to sending
@@ -77,7 +77,7 @@ def test_coela_talks_more_than_cobel_but_with_news_only_and_beats_one_agent():
 
 
 def test_cobel_yields_a_conflict_to_a_closer_partner_and_counts_it():
-    r = [play_episode({"agent": "cobel"}, s) for s in range(10)]
+    r = [play_episode({"agent": "cobel", "scale": "small"}, s) for s in range(10)]
     mis = {k: sum(x["miscoordination"][k] for x in r) for k in ("detections", "yields", "avoided_duplicates")}
     assert mis["detections"] >= mis["yields"] >= mis["avoided_duplicates"] > 0
     assert all(0 < x["prediction"][0] <= x["prediction"][1] for x in r)
@@ -101,10 +101,11 @@ def test_a_plan_both_announced_is_kept_by_the_name_that_sorts_first():
 
 
 def test_a_long_mutual_yield_is_broken_by_name():
-    """After YIELD_LIMIT steps yielding the same subgoal, alice (first name) takes it; bob keeps yielding."""
-    from belief.agents.household.cobel import YIELD_LIMIT
-
+    """After yield_limit steps (two doors' walks) yielding the same subgoal, alice (first name) takes it; bob
+    keeps yielding."""
     team = _pair()
+    YIELD_LIMIT = team["alice"].yield_limit
+    assert YIELD_LIMIT == 2 * 8  # cwah: a door is 8 steps
     goal = ("fetch", "x_1")
     taken = {}
     for name, agent in team.items():
@@ -121,7 +122,7 @@ def test_a_long_mutual_yield_is_broken_by_name():
 
 
 def test_prediction_and_persistence_are_both_reported():
-    rows = [play_episode({"agent": k}, s) for k in ("cobel", "coela", "single") for s in (0, 1)]
+    rows = [play_episode({"agent": k, "scale": "small"}, s) for k in ("cobel", "coela", "single") for s in (0, 1)]
     c = summarise(rows)
     pv = c["extra"]["prediction_vs_persistence"]
     assert set(pv) == {"cobel"}
@@ -148,9 +149,9 @@ def test_mhp_fills_both_hands_in_a_room_then_delivers():
 
 def test_play_episode_is_picklable_deterministic_and_the_summary_has_the_contract():
     assert pickle.loads(pickle.dumps(play_episode)) is play_episode
-    a, b = play_episode({"agent": "cobel"}, 5), play_episode({"agent": "cobel"}, 5)
+    a, b = play_episode({"agent": "cobel", "scale": "small"}, 5), play_episode({"agent": "cobel", "scale": "small"}, 5)
     assert a == b
-    rows = [play_episode({"agent": k}, s) for k in ("cobel", "single") for s in (0, 1, 2)]
+    rows = [play_episode({"agent": k, "scale": "small"}, s) for k in ("cobel", "single") for s in (0, 1, 2)]
     c = summarise(rows)
     validate_bench_json(c)
     assert c["episodes"] == 3 and c["headline"] == "cobel" and c["seed"] == 0
@@ -189,6 +190,7 @@ def test_cli_bench_and_run(tmp_path):
 
 @pytest.mark.parametrize("args", [("bench", "household", "--agents", "cobel,nobody"),
                                   ("bench", "household", "--episodes", "0"),
+                                  ("bench", "household", "--scale", "huge"),
                                   ("run", "household", "--agents", "cobel,silent"),
                                   ("run", "household", "--agents", "cobel,,cobel"),
                                   ("run", "household", "--trace", "/nonexistent/dir/t.jsonl")])
@@ -204,6 +206,7 @@ def _cobel_who_saw_the_apple_delivered(partner_room):
     from belief.agents.household.cobel import CoBelAgent
 
     info = {"goals": [("IN", "apple", "fridge_1", 1)], "rooms": ["kitchen", "livingroom", "bedroom"],
+            "walk_steps": 3, "approach_steps": 0,  # the small scale
             "doors": [["kitchen", "livingroom"], ["livingroom", "bedroom"]], "agents": ["alice", "bob"],
             "furniture": {"fridge_1": ["fridge", "kitchen"], "sofa_1": ["sofa", "livingroom"],
                           "bed_1": ["bed", "bedroom"]}}
@@ -231,3 +234,91 @@ def test_cobel_sends_a_message_only_when_it_saves_the_partner_more_steps_than_it
     assert near.predictor.best()[0] == ("fetch", "apple_1")
     assert 0 < near.saved_steps(near._partner_situations(), parts, sit, subgoal) <= MESSAGE_COST
     assert near.compose_message(sit, subgoal) is None
+
+
+def test_the_ablations_lack_what_they_are_named_for():
+    """cobel_nobbc predicts nothing and never yields; cobel_nomodel's partner knows only what it was told."""
+    nobbc = [play_episode({"agent": "cobel_nobbc", "scale": "small"}, s) for s in range(3)]
+    assert all(r["prediction"][1] == 0 and r["miscoordination"]["detections"] == 0 for r in nobbc)
+    assert sum(r["messages"] for r in nobbc) > 0
+    nomodel = [play_episode({"agent": "cobel_nomodel", "scale": "small"}, s) for s in range(3)]
+    assert all(r["prediction"][1] > 0 for r in nomodel)
+    from belief.agents.household.cobel import CoBelAgent
+
+    env = hv.parallel_env(seed=0, scale="small")
+    obs, infos = env.reset()
+    agents = {m: CoBelAgent("alice", infos["alice"]["task"], model=m) for m in (True, False)}
+    for a in agents.values():
+        a.take_in(infos["alice"], 0)
+        a.record.first[("in", "apple_9")] = "sofa_1"  # a belief about bob's belief the full model holds
+    assert agents[True].partner_situation().where.get("apple_9") == "sofa_1"
+    assert agents[False].partner_situation().where == {}
+    agents[False]._send([("apple_9", "bed_1")], ["bed_1"], None)
+    psit = agents[False].partner_situation()
+    assert psit.where == {"apple_9": "bed_1"} and psit.checked == {"bed_1"}
+    assert len(agents[False]._partner_situations()) == len(env.rooms) - 1   # it may be in any other room
+
+
+def test_predictors_are_scored_as_distributions_with_hand_worked_figures():
+    import math
+
+    from belief.app.runners.household import EPS, _score
+
+    a, b = ("fetch", "apple_1"), ("explore", "kitchen")
+    acc, loss = _score({a: 0.5, b: 0.5}, a, 10)           # a tie: half the credit
+    assert acc == 0.5 and loss == pytest.approx(-math.log(0.99 * 0.5 + 0.01 / 10))
+    acc, loss = _score({b: 1.0}, a, 20)                    # all mass elsewhere: only the smoothing is left
+    assert acc == 0 and loss == pytest.approx(-math.log(EPS / 20))
+
+
+def test_observed_partner_reads_only_what_the_agent_perceived():
+    from belief.agents.household.predict import ObservedPartner
+    from belief.truth.trace import Action, Effect
+
+    task = Task({"goals": [("IN", "apple", "fridge_1", 1)], "rooms": ["kitchen", "livingroom"],
+                 "doors": [["kitchen", "livingroom"]], "agents": ["alice", "bob"],
+                 "furniture": {"fridge_1": ["fridge", "kitchen"], "cabinet_1": ["cabinet", "livingroom"]}})
+    seen = ObservedPartner(task, "bob")
+    assert seen.keeps_last() == {} and seen.most_frequent() == {}
+    opened = Action(name="open", effects=(Effect(predicate="open", subject=("cabinet_1",), value="open"),))
+    seen.feed([opened], my_action="open cabinet_1")        # I opened it myself: nothing about bob
+    assert seen.counts == {}
+    seen.feed([opened], my_action="wait")                  # bob opened it: he explores its room
+    grasp = Action(name="grasp", effects=(Effect(predicate="in", subject=("apple_1",), value="bob"),))
+    seen.feed([grasp])
+    put = Action(name="put", effects=(Effect(predicate="in", subject=("apple_1",), value="fridge_1"),))
+    seen.feed([put], held_by_partner={"apple_1"})
+    seen.told(("explore", "livingroom"))
+    assert seen.keeps_last() == {("explore", "livingroom"): 1.0}
+    assert seen.most_frequent() == {("explore", "livingroom"): 0.5, ("fetch", "apple_1"): 0.25,
+                                    ("deliver", "fridge_1"): 0.25}
+
+
+def test_ground_truth_miscoordination_counts_onsets_and_scores_detections():
+    from types import SimpleNamespace
+
+    from belief.agents.household.memory import Record
+    from belief.app.runners.household import _Truth
+    from tests.envs.household.test_environment import _world
+
+    env = hv.parallel_env(scale="small")
+    env.reset(options={"world": _world()})
+
+    def agent(name, subgoal, intent=None, flagged=False):
+        rec = Record(name, "bob" if name == "alice" else "alice", env.world.furniture)
+        return SimpleNamespace(subgoal=subgoal, intent=intent or subgoal, flagged=flagged, record=rec)
+
+    truth = _Truth()
+    cup = ("fetch", "cupcake_1")
+    # step 1: both head for the cupcake (alice flagged it); step 2: still (one event); step 3: bob yields
+    # (his choice before yielding was the cupcake, unflagged: a missed conflict); step 4: both again (a new event)
+    steps = [({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup)}),
+             ({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup)}),
+             ({"alice": agent("alice", cup), "bob": agent("bob", ("explore", "bedroom"), intent=cup)}),
+             ({"alice": agent("alice", cup, flagged=True), "bob": agent("bob", cup, flagged=True)})]
+    for team in steps:
+        truth.before_step(env, team)
+    counts = truth.finish()
+    assert counts["same_target"] == 2 and counts["same_target_steps"] == 3
+    # conflict steps (my choice before yielding is the partner's real subgoal): alice 1,2,4; bob 1,2,3,4
+    assert truth.detection == [4, 4, 7]      # 4 right flags of 4 flagged; 3 + 4 = 7 conflict steps

@@ -21,9 +21,9 @@ def test_aec_api_test():
     api_test(hv.env(seed=4), num_cycles=300)
 
 
-def test_generator_is_seeded_varied_and_solvable():
-    worlds = [hw.generate(s) for s in range(60)]
-    assert hw.generate(7).describe() == hw.generate(7).describe()
+def test_small_generator_is_seeded_varied_and_solvable():
+    worlds = [hw.generate(s, scale="small") for s in range(60)]
+    assert hw.generate(7, scale="small").describe() == hw.generate(7, scale="small").describe()
     assert {w.task for w in worlds} == set(hw.TASKS)
     assert len({w.layout for w in worlds}) == len(hw.LAYOUTS)
     for w in worlds:
@@ -40,6 +40,64 @@ def test_generator_is_seeded_varied_and_solvable():
         assert len(w.objects) <= hv.MAX_OBJECTS and len(w.furniture) <= hv.MAX_RECEPTACLES
 
 
+# the study's object sets (CoBel-World, C-WAH), written out here independently of world.CWAH_TASKS
+STUDY_SETS = {
+    "prepare_afternoon_tea": ("ON", "coffeetable_1", {"cupcake", "pudding", "apple", "juice", "wine"}),
+    "wash_dishes": ("IN", "dishwasher_1", {"plate", "cutleryfork"}),
+    "prepare_a_meal": ("ON", "kitchentable_1", {"coffeepot", "cupcake", "pancake", "poundcake", "pudding", "apple",
+                                                "juice", "wine"}),
+    "put_groceries": ("IN", "fridge_1", {"cupcake", "pancake", "poundcake", "pudding", "apple", "juice", "wine"}),
+    "set_up_dinner_table": ("ON", "kitchentable_1", {"plate", "cutleryfork"}),
+}
+ONE_AT_MOST = {"juice", "wine", "pancake", "poundcake", "coffeepot"}  # init_pool.json: max_num 1, the others 2
+
+
+def test_cwah_generator_follows_the_study_sets_and_the_source_generator():
+    worlds = [hw.generate(s) for s in range(80)]
+    assert hw.generate(7).describe() == hw.generate(7).describe() != hw.generate(7, scale="small").describe()
+    assert {w.task for w in worlds} == set(STUDY_SETS)
+    assert {w.layout for w in worlds} == {lay.name for lay in hw.CWAH_LAYOUTS}
+    hidden = 0
+    for w in worlds:
+        relation, target, classes = STUDY_SETS[w.task]
+        assert 3 <= sum(g.count for g in w.goals) <= 5                      # 3-5 subgoals
+        for g in w.goals:
+            assert g.relation == relation and g.target == target and g.cls in classes
+            assert 1 <= g.count <= (1 if g.cls in ONE_AT_MOST else 2)
+            objs = [o for o in w.objects if hw.object_class(o) == g.cls]
+            assert g.count <= len(objs) <= (2 if g.cls in ONE_AT_MOST else 3)   # count .. max + 1
+            for o in objs:
+                assert w.location[o] != g.target
+                assert w.furniture[w.location[o]][0] in hw.CWAH_GOAL_PLACES
+                hidden += w.kind(w.location[o]) == hw.CONTAINER
+        assert not w.done() and set(w.distances(w.rooms[0])) == set(w.rooms) == set(hw.ROOMS)
+        assert len(w.objects) <= hv.MAX_OBJECTS and len(w.furniture) <= hv.MAX_RECEPTACLES
+        assert len(w.containers_in("kitchen")) >= 9                         # fridge, dishwasher, microwave, stove, 5+ cabinets
+    goal_objects = sum(1 for w in worlds for o in w.objects if hw.object_class(o) in {g.cls for g in w.goals})
+    assert hidden > goal_objects / 2                                         # mostly inside closed containers
+
+
+def test_acting_on_furniture_first_walks_up_to_it_at_the_cwah_scale():
+    env = hv.parallel_env()
+    assert (env.walk_steps, env.approach_steps) == (8, 3)
+    env.reset(options={"world": _world()})
+    for i in range(1, 4):                                    # three steps walking up to the fridge
+        _, _, _, _, infos = _do(env, alice="open fridge_1")
+        assert infos["alice"]["view"]["containers"]["fridge_1"] == "closed"
+        assert infos["alice"]["view"]["feedback"] == f"walking to the fridge_1 ({i}/3)"
+    _, _, _, _, infos = _do(env, alice="open fridge_1")      # now it opens
+    assert infos["alice"]["view"]["containers"]["fridge_1"] == "open" and env.steps == 4
+    _do(env, alice="grasp apple_1")                          # the apple is in the fridge she stands at: one step
+    assert env.world.held["alice"][0] == "apple_1" and env.steps == 5
+    _do(env, alice="grasp cupcake_1")                        # the table: walk up to it first
+    _do(env, alice="wait")                                   # another action starts the approach over
+    for _ in range(3):
+        _do(env, alice="grasp cupcake_1")
+    assert env.world.held["alice"][1] is None
+    _do(env, alice="grasp cupcake_1")
+    assert env.world.held["alice"][1] == "cupcake_1" and env.steps == 11
+
+
 def _world(**placed):
     """A scripted world in apartment_0: alice and bob in the kitchen."""
     furniture = hw._furniture(hw.LAYOUTS[0])
@@ -53,7 +111,7 @@ def _world(**placed):
 
 def _walk(env, agent: str, room: str):
     """``agent`` walks to ``room`` (the steps a walk takes), the other waits."""
-    for _ in range(hv.WALK_STEPS):
+    for _ in range(env.walk_steps):
         _do(env, **{agent: f"walk to {room}"})
 
 
@@ -70,7 +128,7 @@ def _do(env, **named):
 
 
 def test_closed_containers_hide_their_contents_and_opening_shows_them():
-    env = hv.parallel_env()
+    env = hv.parallel_env(scale="small")
     obs, infos = env.reset(options={"world": _world()})
     v = infos["alice"]["view"]
     assert v["visible"] == {"cupcake_1": "kitchentable_1"}               # the apple is in the closed fridge
@@ -83,13 +141,13 @@ def test_closed_containers_hide_their_contents_and_opening_shows_them():
 
 
 def test_walking_takes_three_steps_messages_one_and_two_hands():
-    env = hv.parallel_env()
+    env = hv.parallel_env(scale="small")
     env.reset(options={"world": _world(apple_2="kitchencounter_1")})
-    for i in range(hv.WALK_STEPS - 1):
+    for i in range(env.walk_steps - 1):
         _, _, _, _, infos = _do(env, bob="walk to livingroom")
         assert infos["bob"]["view"]["room"] == "kitchen"
     _, _, _, _, infos = _do(env, bob="walk to livingroom", alice=("send message", "cupcake_1 IN kitchentable_1"))
-    assert infos["bob"]["view"]["room"] == "livingroom" and env.steps == hv.WALK_STEPS
+    assert infos["bob"]["view"]["room"] == "livingroom" and env.steps == env.walk_steps == 3
     assert infos["bob"]["view"]["messages"] == [("alice", "cupcake_1 IN kitchentable_1")]
     assert env.metrics()["comm_frames"] == 1 and env.metrics()["message_tokens"] > 0
     _do(env, alice="grasp cupcake_1")
@@ -99,7 +157,7 @@ def test_walking_takes_three_steps_messages_one_and_two_hands():
 
 
 def test_the_episode_ends_when_every_goal_holds():
-    env = hv.parallel_env()
+    env = hv.parallel_env(scale="small")
     env.reset(options={"world": _world()})
     _do(env, alice="open fridge_1", bob="grasp cupcake_1")
     _do(env, alice="grasp apple_1")
@@ -112,7 +170,7 @@ def test_the_episode_ends_when_every_goal_holds():
 def test_a_scripted_trace_answers_first_order_questions_as_the_world_says():
     """Alice opens the fridge with Bob present; Bob leaves; Alice moves the apple; Bob's belief is stale,
     Alice knows it is, and a message fixes it. Every answer is the checker's, checked by hand."""
-    env = hv.parallel_env()
+    env = hv.parallel_env(scale="small")
     env.reset(options={"world": _world()})
     _do(env, alice="open fridge_1")
     _walk(env, "bob", "livingroom")
@@ -138,9 +196,9 @@ def test_a_scripted_trace_answers_first_order_questions_as_the_world_says():
 
 
 def test_seeing_an_object_gone_makes_the_belief_unsure():
-    env = hv.parallel_env()
+    env = hv.parallel_env(scale="small")
     env.reset(options={"world": _world()})
-    for _ in range(hv.WALK_STEPS):
+    for _ in range(env.walk_steps):
         _do(env, bob="walk to livingroom")                     # bob saw the cupcake on the table, then left
     _do(env, alice="grasp cupcake_1")
     _walk(env, "alice", "livingroom")
@@ -182,7 +240,7 @@ def test_full_episode_trace_is_checkable_and_knowledge_is_true():
                 assert truth.value((a,), ("in", o)) == env.world.location[o]
 
 
-@pytest.mark.parametrize("bad", [{"n_agents": 3}, {"walk_steps": 0}])
+@pytest.mark.parametrize("bad", [{"n_agents": 3}, {"walk_steps": 0}, {"approach_steps": -1}, {"scale": "huge"}])
 def test_bad_arguments(bad):
     with pytest.raises(ValueError):
         hv.parallel_env(**bad)

@@ -28,7 +28,7 @@ def _world():
 def _story():
     """Sally-Anne in the kitchen: both see the cupcake on the table; bob walks to the living room; alice puts
     the cupcake into the fridge (bob does not see it). Alice's record is fed what she perceived."""
-    env = hv.parallel_env(walk_steps=1)
+    env = hv.parallel_env(walk_steps=1, scale="small")
     obs, infos = env.reset(options={"world": _world()})
     alice = HouseholdAgent("alice", infos["alice"]["task"])
     alice.take_in(infos["alice"], 0)
