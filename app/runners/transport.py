@@ -26,7 +26,13 @@ dict) it records:
 * miscoordination events against the world: ``duplicate_searches`` (searching a room level the team had
   already reached) and ``futile_trips`` (arriving where a believed object no longer is); CoBel's own
   ``detections``, ``yields`` and ``avoided_duplicates`` (yields whose work the teammate did within
-  ``YIELD_WINDOW`` frames).
+  ``YIELD_WINDOW`` frames);
+* issue 30: ``prediction_scores`` / ``prediction_log_loss`` (the predicted distribution and the
+  information-matched predictors, accuracy and log loss, in sight and out of sight: :func:`_prediction_scores`),
+  ground-truth miscoordination from the global record (``overlap_events``, ``duplicate_searches``,
+  ``false_belief_acts``, their sum ``miscoordination_true``), detection precision and recall
+  (:func:`_detection_scores`) and ``transport_curve`` (targets on the bed over frames, for the frames saved
+  against the no-BBC ablation).
 
 LLM mode (``llm=``, a :class:`belief.agents.transport.llm.TransportLLM`): ``cobel`` agents read
 observations, predict the partner and phrase messages through the LLM, with checked, counted fallbacks;
