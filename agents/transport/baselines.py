@@ -23,6 +23,11 @@ agent saw and was told, newer own evidence winning), so only the named ingredien
 ``cobel_nodetect``  ablation: prediction, but no acting on predicted conflicts (no yields, no plan on conflict).
 ``cobel_nofo``      ablation: no first-order beliefs (teammates are modelled as knowing what I know).
 ``cobel_always``    ablation: CoBel decisions, the full progress message before every action.
+``cobel_nobbc``     ablation (the study's "without Bayesian belief collaboration"): beliefs kept (zero and first
+                    order), but no prediction, no detection, and the rule messenger's messages ("what is new,
+                    plus my plan") in place of the value-of-information ones.
+``cobel_nopartner`` ablation: no partner model: no first-order beliefs from what teammates perceive and no
+                    prediction (hence no detection); messages still priced by value of information.
 ``cobel+coela``     a mixed team (agents alternate between the two types).
 """
 
@@ -31,7 +36,10 @@ from __future__ import annotations
 from belief.agents.transport.cobel import PRESETS, Config, TransportAgent, make_agents
 
 BASELINES = ("coela", "messenger", "independent", "silent", "rhp", "rhp_alone")
-ABLATIONS = ("cobel_nopred", "cobel_nodetect", "cobel_nofo", "cobel_always")
+ABLATIONS = ("cobel_nobbc", "cobel_nopartner", "cobel_nopred", "cobel_nodetect", "cobel_nofo", "cobel_always")
+#: the study's ablations as the bench labels them (``silent`` is cobel with messages off)
+STUDY_ABLATIONS = {"cobel_nobbc": "no predict / detect / adaptive messages (the study's no BBC)",
+                   "silent": "no messages", "cobel_nopartner": "no partner model"}
 MIXED = ("cobel+coela",)
 AGENT_TYPES = ("cobel", *BASELINES, *ABLATIONS, *MIXED)
 SOLO = ("rhp_alone",)  # types that play with one agent
@@ -41,5 +49,5 @@ def is_known(kind: str) -> bool:
     return all(k in PRESETS for k in kind.split("+"))
 
 
-__all__ = ["ABLATIONS", "AGENT_TYPES", "BASELINES", "Config", "MIXED", "SOLO", "TransportAgent", "is_known",
+__all__ = ["ABLATIONS", "AGENT_TYPES", "BASELINES", "Config", "MIXED", "SOLO", "STUDY_ABLATIONS", "TransportAgent", "is_known",
            "make_agents"]

@@ -46,6 +46,15 @@ class PartnerModel:
     plan: dict | None = None
     plan_frame: int = -10 ** 9
     goal_prob: dict = field(default_factory=dict)
+    # what I perceived of its subgoals (for the information-matched predictors the benchmark scores the
+    # prediction against): the last one I saw or was told, ``(frame, kind, keys)`` (keys empty when I saw
+    # only the kind: a grasp), and how often I saw or was told each kind
+    seen: tuple = ()
+    kinds: dict = field(default_factory=dict)
+
+    def saw(self, frame: int, kind: str, keys=frozenset()) -> None:
+        self.seen = (frame, kind, frozenset(keys))
+        self.kinds = {**self.kinds, kind: self.kinds.get(kind, 0) + 1}
 
 
 @dataclass
@@ -193,6 +202,17 @@ def parse_plan(text: str, task: dict) -> dict:
             "deliver": "deliver" in words}
 
 
+def plan_keys(plan: dict) -> tuple[str, set]:
+    """(kind, subgoal keys) an announced plan names (the keys of :func:`belief.agents.transport.partner.goal_key`)."""
+    if plan["objects"]:
+        return "fetch", {("fetch", o) for o in plan["objects"]}
+    if plan["explore"]:
+        return "explore", {("explore", plan["explore"])}
+    if plan["deliver"]:
+        return "deliver", {("deliver",)}
+    return "wait", {("wait",)}
+
+
 def current_plan(state: BeliefState, partner: str) -> dict | None:
     m = state.models[partner]
     return m.plan if state.frame - m.plan_frame <= PLAN_MEMORY else None
@@ -248,6 +268,8 @@ def update(state: BeliefState, view: dict, config=None) -> BeliefState:
         kind = ev[0]
         if kind == "saw":
             _, pred, subj, val, observers = ev
+            if pred == "in" and val in s.models and value(state, subj) != val:  # I watched it grasp subj
+                s.models[val].saw(s.frame, "fetch")
             _merge(facts, ((me,), pred, subj), val)
             s.evidence[(pred, subj)] = s.frame
             if fo:
@@ -258,8 +280,10 @@ def update(state: BeliefState, view: dict, config=None) -> BeliefState:
         elif kind in ("entered", "left") and ev[1] in s.models:
             m = s.models[ev[1]]
             m.room, m.frame = ev[2], s.frame  # a teammate that left is still near the room it left
-        elif kind == "searched" and ev[1] in s.models and fo:  # I watched a teammate search
-            _merge(facts, ((me, ev[1]), "explored", ev[2]), ev[3])
+        elif kind == "searched" and ev[1] in s.models:  # I watched a teammate search
+            s.models[ev[1]].saw(s.frame, "explore", {("explore", ev[2])})
+            if fo:
+                _merge(facts, ((me, ev[1]), "explored", ev[2]), ev[3])
     for p in view["present"]:
         if p in s.models:
             m = s.models[p]
@@ -284,8 +308,9 @@ def update(state: BeliefState, view: dict, config=None) -> BeliefState:
                     msg_keys.add(((me, p), pred, subj))
         plan = PLAN_RE.search(text)
         if plan and plan.group(1) == sender:
-            s.models[sender].plan = parse_plan(plan.group(2), s.task)
+            told = s.models[sender].plan = parse_plan(plan.group(2), s.task)
             s.models[sender].plan_frame = s.frame
+            s.models[sender].saw(sent_frame, *plan_keys(told))
         where = re.search(r"\bI am in (\w+)", text)
         if where and where.group(1) in s.task["room_type"]:
             s.models[sender].room, s.models[sender].frame = where.group(1), sent_frame
@@ -325,5 +350,5 @@ def _apply(s: BeliefState, facts: dict, msg_keys: set, view: dict, config) -> No
 
 __all__ = ["BeliefState", "EXPLORE_LIKELIHOOD", "PLAN_MEMORY", "PartnerModel", "available", "chains",
            "containers_available", "contained", "current_plan", "dist", "explored_level", "fact", "fact_line",
-           "go_frames", "initial_state", "location_posterior", "parse_plan", "snapshot", "unseen_targets", "update",
+           "go_frames", "initial_state", "location_posterior", "parse_plan", "plan_keys", "snapshot", "unseen_targets", "update",
            "value"]

@@ -31,7 +31,7 @@ from belief.agents.transport.beliefs import (PLAN_MEMORY, BeliefState, available
                                              current_plan, dist, explored_level, go_frames, initial_state,
                                              location_posterior, parse_plan, snapshot, update, value)
 from belief.agents.transport.messages import POLICIES, cobel_message
-from belief.agents.transport.partner import goal_key, predict, top_goal
+from belief.agents.transport.partner import goal_key, matched_predictors, predict, top_goal
 from belief.agents.transport.planner import Planner
 from belief.envs.transport import world as tw
 from belief.envs.base.selected import believed_answer
@@ -68,6 +68,13 @@ PRESETS = {
     "cobel_nodetect": Config(detect=False),
     "cobel_nofo": Config(first_order=False),
     "cobel_always": Config(comm="always"),
+    # the ablations of the study's table (issue 30), each switching off one thing:
+    # no Bayesian belief collaboration (no prediction, hence no detection, and the rule messenger's "what is
+    # new, plus my plan" in place of the value-of-information messages; beliefs, first order included, stay)
+    "cobel_nobbc": Config(comm="messenger", partner_model=False, detect=False),
+    # no partner model: no beliefs about teammates' beliefs or subgoals (no first-order chain from what they
+    # perceive, no prediction, hence no detection); messages still priced by value of information
+    "cobel_nopartner": Config(partner_model=False, detect=False, first_order=False),
 }
 PRESETS["rhp_alone"] = PRESETS["rhp"]
 
@@ -302,11 +309,16 @@ def detect(s: BeliefState, config: Config, goal: Goal):
 
 def decide(state: BeliefState, config: Config, planner, mask=None, names=None):
     """(state, action name, message text or None, record). With a message the action is 'send message'.
-    ``record``: this decision's goal, detections, yields."""
+    ``record``: this decision's goal, the goal before any yield (``intended``, its keys), detections, yields,
+    and ``checks``: ``(teammate, P(its next subgoal overlaps the intended one))`` when detection is on."""
     s = copy.copy(state)
-    goal, detections, yields, won = detect(s, config, choose_goal(s, config))
+    intended = choose_goal(s, config)
+    checks = [(p, conflict(s, p, intended)[0]) for p in s.partners] \
+        if config.detect and config.partner_model and intended.kind in ("fetch", "explore") else []
+    goal, detections, yields, won = detect(s, config, intended)
     s.goal = goal
-    record = {"goal": goal, "detections": detections, "yields": yields}
+    record = {"goal": goal, "intended": goal_key(intended), "detections": detections, "yields": yields,
+              "checks": checks}
     msg = None
     if s.partners:
         msg, s = POLICIES[config.comm](s, goal, config, won)
@@ -345,21 +357,31 @@ class TransportAgent(AgentBase):
 
     Records (plain lists, read by the benchmark): ``decisions`` ``(frame, goal keys)``; ``predictions``
     ``(frame, teammate, predicted key)`` (the top of its predicted distribution at each decision);
-    ``yields`` ``(frame, teammate, keys)``; ``detections`` (a count)."""
+    ``forecasts`` ``(frame, teammate, {predictor: distribution}, in sight)``: the predicted distribution
+    (``bayes``) beside the information-matched predictors (:func:`partner.matched_predictors`), the teammate
+    in my room or not; ``intended`` (aligned with ``decisions``): each decision's keys before any yield;
+    ``checks`` ``(frame, teammate, intended keys, P(overlap))``: each detection test (a detection when
+    P(overlap) >= ``conflict_threshold``); ``yields`` ``(frame, teammate, keys)``; ``detections`` (a count)."""
 
     def __init__(self, name: str, config: Config | str = "cobel", planner=None):
         self.name = name
         self.config = PRESETS[config] if isinstance(config, str) else config
         self.planner = planner or Planner(self.config.planner)
         self.state: BeliefState | None = None
+        self.reset_records()
+
+    def reset_records(self) -> None:
         self.decisions: list = []
+        self.intended: list = []
         self.predictions: list = []
+        self.forecasts: list = []
+        self.checks: list = []
         self.yields: list = []
         self.detections = 0
 
     def reset(self, task: dict | None = None):
         self.state = initial_state(self.name, task)
-        self.decisions, self.predictions, self.yields, self.detections = [], [], [], 0
+        self.reset_records()
 
     def observe(self, view: dict):
         self.state = update(self.state, view, self.config)
@@ -396,9 +418,13 @@ class TransportAgent(AgentBase):
                 top = top_goal(s, p)
                 if top is not None:
                     self.predictions.append((s.frame, p, top))
+                    self.forecasts.append((s.frame, p, {"bayes": dict(s.models[p].goal_prob),
+                                                        **matched_predictors(s, p)}, p in view["present"]))
         s, action, msg, record = decide(s, self.config, self.planner, mask, names)
         self.state = s
         self.decisions.append((s.frame, goal_key(record["goal"])))
+        self.intended.append(record["intended"])
+        self.checks += [(s.frame, p, record["intended"], q) for p, q in record["checks"]]
         self.detections += record["detections"]
         self.yields += [(s.frame, p, keys) for p, keys in record["yields"]]
         idx = names.index(action)

@@ -146,9 +146,39 @@ def predict(state: BeliefState, config, policy=None) -> BeliefState:
     return s
 
 
+def matched_predictors(s: BeliefState, partner: str) -> dict:
+    """The information-matched predictors the benchmark scores :func:`predict` against: each a distribution
+    over the same support as ``partner``'s predicted distribution (the subgoals feasible for it as I model
+    it), built only from what I perceived or was told (never from its real subgoals):
+
+    ``last_seen``  it keeps the last subgoal I saw or was told (an announced plan, a search I watched; a grasp
+                   I watched names only the kind: spread over the feasible fetches); nothing seen yet: uniform;
+    ``frequent``   the subgoal kinds I saw or was told so far, add-one counts over the feasible kinds, each
+                   kind's share spread uniformly over its feasible subgoals;
+    ``uniform``    uniform over the feasible subgoals."""
+    m = s.models[partner]
+    support = sorted(m.goal_prob)
+    if not support:
+        return {}
+    uniform = {g: 1.0 / len(support) for g in support}
+    last = uniform
+    if m.seen:
+        _, kind, keys = m.seen
+        named = sorted(keys) or [g for g in support if g[0] == kind]
+        if named:
+            last = {g: 1.0 / len(named) for g in named}
+    by_kind: dict = {}
+    for g in support:
+        by_kind.setdefault(g[0], []).append(g)
+    weight = {k: m.kinds.get(k, 0) + 1.0 for k in by_kind}
+    z = sum(weight.values())
+    frequent = {g: weight[k] / z / len(gs) for k, gs in by_kind.items() for g in gs}
+    return {"last_seen": last, "frequent": frequent, "uniform": uniform}
+
+
 def top_goal(s: BeliefState, partner: str):
     gp = s.models[partner].goal_prob
     return max(gp.items(), key=lambda kv: (kv[1], kv[0]))[0] if gp else None
 
 
-__all__ = ["candidates", "goal_distribution", "goal_key", "predict", "top_goal"]
+__all__ = ["candidates", "goal_distribution", "goal_key", "matched_predictors", "predict", "top_goal"]

@@ -15,11 +15,15 @@ paired margin over the best shortcut (95% interval clustered by world).
 from __future__ import annotations
 
 import json
+import math
 import os
 
+from belief.agents.transport.baselines import STUDY_ABLATIONS
 from belief.app.results import metrics
-from belief.app.results.comparison import agent_figures, compare, headline_of
-from belief.app.runners.transport import AGENT_TYPES, DEFAULT_AGENTS, play_episode, run_episode
+from belief.app.results.comparison import NO_ORDERING, agent_figures, compare, headline_of
+from belief.app.runners.transport import (AGENT_TYPES, DEFAULT_AGENTS, PREDICTORS, SPLITS, play_episode,
+                                          run_episode)
+from belief.grading.stats import clustered_mean_ci95, mean_ci95, t975
 from belief.app.runs.executor import run_tasks
 from belief.envs.transport import world as tw
 
@@ -31,24 +35,25 @@ def _job(args):
 
 def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, workers: int | None = None,
           progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None,
-          executor: str = "local", address: str | None = None) -> dict:
+          executor: str = "local", address: str | None = None, tom: bool = True) -> dict:
     """Every agent type on the same worlds: the fixed ``episodes`` (indices; default all 24) or, with
     ``worlds``, that many generated worlds from ``seed``. ``llm`` (LLM mode for ``cobel``) runs every
     episode in this process: one client, one usage account. ``progress(row)`` is called per episode.
-    Other episodes run on `executor` (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray)."""
+    Other episodes run on `executor` (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray).
+    ``tom=False``: no ToM questions (no ``extra.tom``; about four times faster)."""
     if worlds is not None:
         seeds, kind_of_world = tw.bench_world_seeds(worlds, seed), "generated"
     else:
         seeds = list(range(len(tw.EPISODES))) if episodes is None else list(episodes)
         kind_of_world = "fixed"
     jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps,
-              "tom_rows": True}, s) for s in seeds for kind in agents]
+              "tom": tom, "tom_rows": tom}, s) for s in seeds for kind in agents]
     results = []
     if llm is not None:
         for config, s in jobs:
             world = s if kind_of_world == "fixed" else ("gen", s)
             results.append(run_episode(world, config["agents"], planner, llm=llm, max_steps=max_steps,
-                                       tom_rows=True))
+                                       tom=tom, tom_rows=tom))
             if progress:
                 progress(results[-1])
     else:
@@ -64,6 +69,13 @@ def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, work
 
 
 HEADLINE = "cobel"
+TASK_KINDS = ("food-low", "food-high", "stuff-low", "stuff-high")  # the study's four task kinds
+#: CoBel-World's TDW-MAT table (transport rate, total average of the four task kinds; tokens: communication
+#: cost, total average; GPT-4o rows), for the side-by-side in docs/worlds/transport.md
+STUDY = {"rhp_alone": {"transport_rate": 0.4667}, "rhp": {"transport_rate": 0.7583},
+         "coela": {"transport_rate": 0.8069, "message_tokens": 2511.75},
+         "capo": {"transport_rate": 0.7944, "message_tokens": 4432.71},
+         "cobel": {"transport_rate": 0.8514, "message_tokens": 900.76}}
 
 
 def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> dict:
@@ -74,9 +86,16 @@ def summarise(results: list, seed: int | None = None, worlds: str = "fixed") -> 
     by_kind = {k: [r for r in results if r["agent"] == k] for k in kinds}
     headline = headline_of(kinds, HEADLINE)
     extra = {"worlds": worlds, "by_category": {k: _by_category(rs) for k, rs in by_kind.items()},
+             "task_kinds": TASK_KINDS, "study": STUDY,
+             "ablations": {k: v for k, v in STUDY_ABLATIONS.items() if k in by_kind},
              "prediction_vs_persistence": _prediction_vs_persistence(by_kind),
+             "prediction": prediction_tables(by_kind),
+             "detection": detection_tables(by_kind),
              "message_tokens": {k: sum(r["message_tokens"] for r in rs) for k, rs in by_kind.items()},
              "max_messages": {k: max(r["messages"] for r in rs) for k, rs in by_kind.items()}}
+    saved = detection_savings(by_kind)
+    if saved is not None:
+        extra["detection_savings"] = saved
     tom = tom_tables(by_kind)
     if tom:
         extra["tom"] = tom
@@ -116,16 +135,114 @@ def _prediction_vs_persistence(by_kind: dict) -> dict:
 
 
 def _by_category(rows: list) -> dict:
-    """``{category: {"mean", "ci95", "n"}}`` of the transport rate per world family and capacity."""
+    """``{category: {"mean", "ci95", "n"}}`` of the transport rate per world family, capacity, the study's
+    four task kinds (``food-low`` ... ``stuff-high``) and team size (``2_agents`` ...)."""
     by_cat: dict = {}
     for r in rows:
-        for cat in (r["family"], r["capacity"]):
+        for cat in (r["family"], r["capacity"], f"{r['family']}-{r['capacity']}", f"{r['n_agents']}_agents"):
             by_cat.setdefault(cat, []).append({"world": r["world"], "transport_rate": r["transport_rate"]})
     out = {}
     for cat, rs in sorted(by_cat.items()):
         f = agent_figures(rs, [metrics.TRANSPORT[0]], cat, "world")
         out[cat] = {"mean": f["transport_rate"], "ci95": f["ci95"]["transport_rate"], "n": f["n"]["transport_rate"]}
     return out
+
+
+def _ordering(lo: float, hi: float, lower_better: str, higher_better: str) -> str:
+    return lower_better if hi < 0 else higher_better if lo > 0 else NO_ORDERING
+
+
+def prediction_tables(by_kind: dict) -> dict:
+    """Per predicting agent type, per predictor (:data:`belief.app.runners.transport.PREDICTORS`) and split
+    (all, teammate in sight, out of sight), pooled over its forecasts: ``n``, ``accuracy`` (the top key's
+    hits, ties shared), ``log_loss`` (nats, :mod:`belief.app.results.scoring`); for ``bayes`` also
+    ``covered`` (the share whose outcome was in its support); for every other predictor ``bayes_minus``:
+    bayes' log loss minus its own on the same forecasts, with a 95% interval clustered by world, and which
+    one the interval says predicts better."""
+    out = {}
+    for k, rows in by_kind.items():
+        scored = [r for r in rows if r.get("prediction_scores")]
+        if not scored:
+            continue
+        table: dict = {}
+        for pred in PREDICTORS:
+            table[pred] = {}
+            for sp in SPLITS:
+                cells = [(r["world"], r["prediction_scores"][pred][sp], r["prediction_scores"]["bayes"][sp])
+                         for r in scored if r["prediction_scores"][pred][sp][0]]
+                n = sum(c[0] for _, c, _ in cells)
+                if not n:
+                    table[pred][sp] = None
+                    continue
+                cell = {"n": n, "accuracy": sum(c[1] for _, c, _ in cells) / n,
+                        "log_loss": sum(c[2] for _, c, _ in cells) / n}
+                if pred == "bayes":
+                    cell["covered"] = sum(c[3] for _, c, _ in cells) / n
+                else:
+                    values = [(b[2] - c[2]) / c[0] for _, c, b in cells for _ in range(c[0])]
+                    worlds = [w for w, c, _ in cells for _ in range(c[0])]
+                    mean, (lo, hi) = clustered_mean_ci95(values, worlds)
+                    cell["bayes_minus"] = {"mean": mean, "ci95": [lo, hi] if len(cells) > 1 else None,
+                                           "ordering": _ordering(lo, hi, "bayes better", "baseline better")
+                                           if len(cells) > 1 else NO_ORDERING}
+                table[pred][sp] = cell
+        out[k] = table
+    return out
+
+
+def detection_tables(by_kind: dict) -> dict:
+    """Per detecting agent type, pooled over its detection tests: the counts, precision and recall (each test:
+    a detection or not, against whether the teammate's next subgoal really overlapped the intended one)."""
+    out = {}
+    for k, rows in by_kind.items():
+        counts = {c: sum((r.get("detection_counts") or {}).get(c, 0) for r in rows) for c in ("tp", "fp", "fn", "tn")}
+        if not sum(counts.values()):
+            continue
+        said, real = counts["tp"] + counts["fp"], counts["tp"] + counts["fn"]
+        out[k] = {**counts, "precision": counts["tp"] / said if said else None,
+                  "recall": counts["tp"] / real if real else None}
+    return out
+
+
+def _reached(curve: list, n: int, never: int) -> int:
+    """The frame at which a transport curve first reached ``n`` targets on the bed (0 for none; ``never`` if never)."""
+    if n <= 0:
+        return 0
+    return next((f for f, total in curve if total >= n), never)
+
+
+def detection_savings(by_kind: dict, headline: str = HEADLINE, ablation: str = "cobel_nobbc") -> dict | None:
+    """Frames cobel's detections saved against the no-BBC ablation on the same worlds: per world, the frame
+    the ablation's team put its last target on the bed minus the frame cobel's team reached that count (the
+    budget when it never did: a censored, smaller loss); the mean per world with its 95% interval, and per
+    detection (the frames saved over all worlds / cobel's detections, interval clustered by world)."""
+    if headline not in by_kind or ablation not in by_kind:
+        return None
+    base = {r["world"]: r for r in by_kind[ablation]}
+    saved, dets, more = [], [], []
+    for r in by_kind[headline]:
+        b = base.get(r["world"])
+        if b is None:
+            continue
+        n = b["transported"]
+        saved.append(_reached(b["transport_curve"], n, tw.BUDGET) - _reached(r["transport_curve"], n, tw.BUDGET))
+        dets.append(r["detections"])
+        more.append(r["transported"] - n)
+    if not saved:
+        return None
+    mean, ci = mean_ci95(saved)
+    total = sum(dets)
+    per = {"mean": None, "ci95": None}
+    if total:
+        ratio = sum(saved) / total
+        g = len(saved)
+        half = t975(g - 1) * math.sqrt(g / (g - 1) * sum((x - ratio * d) ** 2 for x, d in zip(saved, dets))) / total \
+            if g > 1 else 0.0
+        per = {"mean": ratio, "ci95": [ratio - half, ratio + half] if g > 1 else None}
+    more_mean, more_ci = mean_ci95(more)
+    return {"against": ablation, "worlds": len(saved), "frames_saved": {"mean": mean, "ci95": list(ci)},
+            "detections_per_world": total / len(saved), "frames_per_detection": per,
+            "more_targets": {"mean": more_mean, "ci95": list(more_ci)}}
 
 
 def to_json_line(summary: dict) -> str:
