@@ -79,8 +79,8 @@ class BeliefChef(AgentBase):
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private_record = PrivateRecord(self.name)  # what it perceived, and the checker on it, kept up to date
         self.sight: PartnerSight | None = None  # what the partner has seen (partial view, with inference)
-        self._me = None       # (pos, held) at the last perception
-        self._interact = None  # the cell this chef interacted with in its last action
+        self._me: tuple | None = None  # (pos, held) at the last perception
+        self._interact: tuple | None = None  # the cell this chef interacted with in its last action
 
     # --- what it believes -----------------------------------------------------------------------------
     def _update_world(self, view: dict) -> None:
@@ -344,7 +344,7 @@ class BeliefChef(AgentBase):
                 p = self.partner_knows(tuple(general.fluent))
                 if p is not None:
                     return say(general, YES if p >= KNOWS_AT else NO)
-            return say(general, private_answer(self.truth(), general))
+            return self.record_answer(question)
         if question.get("type") == "partner_intent":
             return self.partner_intent()
         if question.get("type") in ("pot_belief", "knows_ready"):
@@ -359,6 +359,13 @@ class BeliefChef(AgentBase):
         if question.get("type") == "partner_held":
             return self.partner_seen[2] if self.partner_seen else "nothing"
         return "I do not know."
+
+    def record_answer(self, question: dict) -> str:
+        """A question of the general model answered from the private record alone, as the no-inference chef
+        answers it (the same perception, no model of what the partner saw out of sight): the ablation, on the
+        same questions."""
+        general = question_from_dict(question["question"])[0]
+        return say(general, private_answer(self.truth(), general))
 
     def _partner_sees(self, cell_pos) -> bool:
         """Does the partner, where this chef last saw it, see ``cell_pos`` (the views have one radius)?"""
