@@ -51,7 +51,7 @@ CONFLICT_PENALTY = 6.0
 YIELD_STEPS = 3
 DETOUR_STEPS = 2
 #: "does the partner know F" is yes when the chance that the partner's last view of F is the value now is at least
-#: this (chosen on seeds 100-104, not the bench's: see docs/worlds/overcooked.md)
+#: this (the Bayes choice; 0.4 and 0.6 did no better at fov=1, not the bench's fov=2: docs/worlds/overcooked.md)
 KNOWS_AT = 0.5
 #: the partner's walk while unseen: steered by the posterior over its subgoal (False: a random walk)
 STEER = True
