@@ -10,18 +10,29 @@ so an old move counts less) and multiplied by the likelihood of the partner's mo
 closer to the subgoal's nearest target (walking steps, turns and the interact) is likely
 (``P_PROGRESS``), staying as far is less so, moving away unlikely; ``wait`` expects standing still.
 ``infer_partner=False`` is the ablation: the same chef, planning as if its partner had no plan.
+
+What the partner has seen (partial view). "Does Bob know what is on the counter at (1, 3)?" needs what Bob saw
+while out of this chef's sight. The chef keeps :class:`~belief.agents.overcooked.partner_sight.PartnerSight`: a
+filter over where its partner is (from its start cell, public in the layout; collapsed wherever the chef sees
+it; moving by a walk steered by the posterior over its subgoal, ``STEER``) and, per pot, counter and the chef's
+own place and hand, the value the partner last saw there. It answers a first-order "does the partner know F"
+about those by whether that chance is at least ``KNOWS_AT`` (a chef always knows where it is and what it
+holds); deeper chains ("are you aware that Bob knows ...") from the checker on its private record, which holds
+what it saw its partner see. The ablation answers everything from the record.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 
-from belief.agents.overcooked.kitchen import (DIRS, INF, OPEN_TO, STAY, kitchen_of, onions_in, subgoal_cost,
-                                              targets)
+from belief.agents.overcooked.kitchen import (DIRS, INF, INTERACT, OPEN_TO, STAY, kitchen_of, onions_in,
+                                              subgoal_cost, targets)
+from belief.agents.overcooked.partner_sight import PartnerSight, steered_walk
 from belief.agents.protocol import AgentBase
-from belief.envs.overcooked.events import SUBGOALS, pos_of, sees
+from belief.envs.overcooked.events import CHEFS, SUBGOALS, cell, f_at, f_counter, f_holds, f_pot, pos_of, sees
 from belief.envs.overcooked.tom import pot_answer
-from belief.grading.questions import private_answer, question_from_dict
+from belief.grading.questions import NO, YES, private_answer, question_from_dict
 from belief.grading.render import say
 from belief.truth.record import PrivateRecord
 
@@ -39,6 +50,11 @@ EXCLUSIVE = ("start_cooking", "fetch_dish", "take_soup")
 CONFLICT_PENALTY = 6.0
 YIELD_STEPS = 3
 DETOUR_STEPS = 2
+#: "does the partner know F" is yes when the chance that the partner's last view of F is the value now is at least
+#: this (the Bayes choice; 0.4 and 0.6 did no better at fov=1, not the bench's fov=2: docs/worlds/overcooked.md)
+KNOWS_AT = 0.5
+#: the partner's walk while unseen: steered by the posterior over its subgoal (False: a random walk)
+STEER = True
 
 
 class BeliefChef(AgentBase):
@@ -62,6 +78,9 @@ class BeliefChef(AgentBase):
         self._fov = None
         self.kind = "belief" if self.infer_partner else "no_inference"
         self.private_record = PrivateRecord(self.name)  # what it perceived, and the checker on it, kept up to date
+        self.sight: PartnerSight | None = None  # what the partner has seen (partial view, with inference)
+        self._me: tuple | None = None  # (pos, held) at the last perception
+        self._interact: tuple | None = None  # the cell this chef interacted with in its last action
 
     # --- what it believes -----------------------------------------------------------------------------
     def _update_world(self, view: dict) -> None:
@@ -121,11 +140,88 @@ class BeliefChef(AgentBase):
 
     # --- what it does ---------------------------------------------------------------------------------
     def perceive(self, events, info=None) -> None:
+        events = list(events)
         for ev in events:
             self.private_record.add_one(ev)
         if info and "view" in info:
-            self._update_world(info["view"])
-            self._observe_partner(info["view"])
+            view = info["view"]
+            before = (dict(self.pots), dict(self.counters))
+            self._update_world(view)
+            self._observe_partner(view)
+            if self.infer_partner and view.get("fov") is not None:
+                self._follow_partner_sight(events, view, before)
+            self._me = (view["pos"], view["holds"])
+
+    # --- what the partner has seen --------------------------------------------------------------------
+    def _feature_fluents(self):
+        return [(f_pot(p), p) for p in self.kitchen.features["P"]] + \
+               [(f_counter(c), c) for c in self.kitchen.features["X"]]
+
+    def _believed(self, pos) -> str:
+        if pos in self.kitchen.features["P"]:
+            return self.pots.get(pos, "empty")
+        return self.counters.get(pos, "empty")
+
+    def _follow_partner_sight(self, events, view: dict, before) -> None:
+        """Advance :attr:`sight` by one step of the kitchen (or start it): the changes this chef saw or made,
+        who made them, where it sees its partner."""
+        me, held = view["pos"], view["holds"]
+        partner = view["partner"]["pos"] if view["partner"] else None
+        k = self.kitchen
+        if self.sight is None:
+            from belief.envs.overcooked.world import gridworld
+
+            start = tuple(gridworld(self.layout).start_player_positions[CHEFS.index(self.partner)])
+            self.sight = PartnerSight(k.floor, {c: [q for _, q in k.neighbours(c)] for c in k.floor}, view["fov"],
+                                      start)
+            self.sight.observe(partner, me)
+            for f, pos in self._feature_fluents():
+                self.sight.track(f, pos, self._believed(pos))
+            self.sight.track(f_at(self.name), me, cell(me))
+            self.sight.track(f_holds(self.name), me, held)
+            return
+        old_pots, old_counters = before
+        ticked = {(e.predicate, e.subject[0]) for ev in events if getattr(ev, "kind", None) == "action"
+                  for e in (ev.effects or ()) if e.predicate in ("pot", "counter")}
+        changes, hand = {}, []
+        for f, pos in self._feature_fluents():
+            was = (old_pots.get(pos, "empty") if f[0] == "pot" else old_counters.get(pos, "empty"))
+            now = self._believed(pos)
+            if now == was:
+                continue
+            clock = f[0] == "pot" and was == "cooking" and now == "ready"
+            if f in ticked:
+                changes[f] = (pos, now)
+                if pos != self._interact and not clock:
+                    hand += k.spots(pos)  # its partner's hand
+            elif clock:
+                self.sight.set_value(f, now)  # a soup found ready: the partner saw it where it sees the pot
+            else:
+                self.sight.made_by_partner(f, now)  # found changed out of sight: its partner's doing
+        if self._me is not None:
+            changes[f_at(self.name)] = (me, cell(me))
+            changes[f_holds(self.name)] = (me, held)
+        self.sight.step(changes, transition=self._partner_walk(view), partner_at=partner, my_view=me,
+                        partner_hand=hand)
+
+    def _partner_walk(self, view: dict):
+        """The partner's motion while out of sight: toward the targets of its likely subgoals (``STEER``)."""
+        if not (STEER and self.posterior and self.partner_seen):
+            return None
+        k = self.kitchen
+        world = self.world(view)
+        goals = {}
+        for g, prob in self.posterior.items():
+            ts = targets(k, world, g, self.partner_seen[0], view["pos"])
+            spots = tuple(sorted({s for t in ts for s in k.spots(t)}))
+            goals[g] = (prob, _spot_distances(k, spots) if spots and g != "wait" else None)
+        return steered_walk(self.sight.cells, self.sight.neighbours, goals)
+
+    def partner_knows(self, fluent: tuple):
+        """The chance that the partner knows ``fluent``'s value (None: not a fluent this chef follows)."""
+        if fluent in (f_at(self.partner), f_holds(self.partner)):
+            return 1.0  # a chef always sees itself
+        return self.sight.knows(fluent) if self.sight is not None else None
 
     def choose_subgoal(self, view: dict) -> str:
         world = self.world(view)
@@ -201,11 +297,13 @@ class BeliefChef(AgentBase):
         if self._yield > 0 and blocked is not None:
             self._yield -= 1
             self._frozen = 0
+            self._interact = None
             return self._give_way(world, me, blocked)
         if self._frozen >= 3:
             moves = [d for d, q in self.kitchen.neighbours(me) if q != blocked]
             action = self.rng.choice(moves) if moves else STAY
             self._frozen = 0
+        self._interact = (me[0] + facing[0], me[1] + facing[1]) if action == INTERACT else None
         return action
 
     def _give_way(self, world, me, partner) -> int:
@@ -241,7 +339,12 @@ class BeliefChef(AgentBase):
         words the one reader reads."""
         if "question" in question:
             general = question_from_dict(question["question"])[0]
-            return say(general, private_answer(self.truth(), general))
+            if general.kind == "knows" and general.chain == (self.partner,) and general.values is None \
+                    and general.fluent is not None:
+                p = self.partner_knows(tuple(general.fluent))
+                if p is not None:
+                    return say(general, YES if p >= KNOWS_AT else NO)
+            return self.record_answer(question)
         if question.get("type") == "partner_intent":
             return self.partner_intent()
         if question.get("type") in ("pot_belief", "knows_ready"):
@@ -256,6 +359,13 @@ class BeliefChef(AgentBase):
         if question.get("type") == "partner_held":
             return self.partner_seen[2] if self.partner_seen else "nothing"
         return "I do not know."
+
+    def record_answer(self, question: dict) -> str:
+        """A question of the general model answered from the private record alone, as the no-inference chef
+        answers it (the same perception, no model of what the partner saw out of sight): the ablation, on the
+        same questions."""
+        general = question_from_dict(question["question"])[0]
+        return say(general, private_answer(self.truth(), general))
 
     def _partner_sees(self, cell_pos) -> bool:
         """Does the partner, where this chef last saw it, see ``cell_pos`` (the views have one radius)?"""
@@ -274,6 +384,12 @@ class BeliefChef(AgentBase):
 def _next(pos, action):
     dx, dy = DIRS[action]
     return pos[0] + dx, pos[1] + dy
+
+
+@functools.lru_cache(maxsize=4096)
+def _spot_distances(kitchen, spots: tuple) -> dict:
+    """Steps from each floor cell to the nearest of ``spots`` (the kitchens are cached per layout)."""
+    return kitchen._to_spots(spots, None)
 
 
 def no_inference_chef(name: str, partner: str, layout: str, *, seed: int = 0) -> BeliefChef:

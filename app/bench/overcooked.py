@@ -8,8 +8,10 @@ holds its self-play scores), ``cpu_s`` (play CPU of the episode: both chefs'
 decisions and the engine's steps) and ``cpu_ms_per_step``. The engine's planner set-up is built once per
 layout before any episode's clock starts and reported apart (``extra.setup_cpu_s``). ``extra.tom`` and
 ``extra.mc`` are the ToM and multiple-choice tables per question pairing (:func:`belief.grading.trivial.tom_table`,
-trivial answerers beside the chef, on the same questions) of question episodes: the belief and no-inference self-play pairings, a partial
-view (``fov``), ``question_horizon`` steps, questions every ``ask_every`` steps.
+trivial answerers beside the chef, on the same questions; ``margin``: the chef over the best shortcut, paired) of
+question episodes: the belief and no-inference self-play pairings, a partial view (``fov``), ``question_horizon``
+steps, questions every ``ask_every`` steps. ``extra.tom_ablation``: per selected template, the belief chef's paired
+margin over the same chef answering from its private record alone (the no-inference way) on the same questions.
 """
 
 from __future__ import annotations
@@ -87,7 +89,9 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
                               "pairings": list(QUESTION_PAIRINGS)}
         # one table per pairing, as in the other worlds: each chef is scored on the questions of its own
         # episodes, beside the trivial answerers on those same questions
-        extra["tom"] = {p: tom_table(rows) for p, rows in tom_rows.items() if rows}
+        extra["tom"] = {p: tom_table(rows, headline=p.split("+")[0]) for p, rows in tom_rows.items() if rows}
+        if tom_rows.get(HEADLINE):
+            extra["tom_ablation"] = ablation(tom_rows[HEADLINE])
         extra["mc"] = {p: tom_table(rows) for p, rows in mc_rows.items() if rows}
     out = compare(WORLD, overall, METRICS, headline, seed=seed, pair_key="episode", extra=extra)
     out["episodes"] = episodes
@@ -95,4 +99,29 @@ def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS
     return out
 
 
-__all__ = ["bench", "LLM_COORDINATION_SELF_PLAY", "METRICS", "HEADLINE", "WORLD", "QUESTION_PAIRINGS"]
+def ablation(rows, model: str = "belief", without: str = "no_inference") -> dict:
+    """Per template, ``model``'s paired margin over ``without`` on the same questions (the rows that carry both
+    answers: the selected set of the belief chefs' episodes): mean of right-minus-right, 95% interval clustered by
+    episode, and each one's accuracy."""
+    from belief.grading.stats import clustered_mean_ci95
+
+    by: dict = {}
+    for r in rows:
+        a = r["answers"]
+        if model in a and without in a:
+            by.setdefault(r["type"], []).append(r)
+    out = {}
+    for t, rs in sorted(by.items()):
+        right = [(str(r["answers"][model]).strip().lower() == str(r["gold"]).strip().lower(),
+                  str(r["answers"][without]).strip().lower() == str(r["gold"]).strip().lower()) for r in rs]
+        diffs = [float(a) - float(b) for a, b in right]
+        entry: dict = {"n": len(rs), model: sum(a for a, _ in right) / len(rs),
+                       without: sum(b for _, b in right) / len(rs)}
+        if len(rs) >= 2:
+            mean, (lo, hi) = clustered_mean_ci95(diffs, [r.get("episode", i) for i, r in enumerate(rs)])
+            entry["margin"] = {"mean": mean, "ci95": [lo, hi], "above_zero": lo > 0}
+        out[t] = entry
+    return out
+
+
+__all__ = ["ablation", "bench", "LLM_COORDINATION_SELF_PLAY", "METRICS", "HEADLINE", "WORLD", "QUESTION_PAIRINGS"]

@@ -9,7 +9,9 @@ an episode starts; :func:`setup_cpu` reports what it cost.
 With ``ask_every`` > 0 the episode records its trace, declares each chef's current subgoal
 (``env.declare_intent``) and every ``ask_every`` steps asks both chefs the questions of
 :mod:`belief.envs.overcooked.tom`; after the episode one checker run labels them, and each row carries the
-asked chef's answer beside the trivial answerers.
+asked chef's answer beside the trivial answerers. A belief chef's row of the selected set also carries
+``no_inference``: the same question answered from its private record alone (the no-inference chef's way, with
+the same perception), the paired ablation of its model of what the partner saw.
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
     sel_asked: list = []
     fed = 0
     questions, answers, choices, choice_answers = [], {}, [], {}
+    record_answers: dict = {}  # a belief chef's selected questions answered from its record alone
     steps, cpu = 0, time.process_time()
     while e.agents:
         actions = {}
@@ -127,6 +130,8 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
                     for sq in selected.ask(c, id_prefix=f"s{steps}-"):
                         sel_asked.append(sq)
                         answers[sq.id] = chefs[c].answer(sq.public())
+                        if kinds[CHEFS.index(c)] == "belief":  # the ablation, on the same question
+                            record_answers[sq.id] = chefs[c].record_answer(sq.public())
             intents = {c: chef.subgoal for c, chef in chefs.items()}
             for ch in choices_at(e, intents, rng, f"s{steps}"):
                 choices.append(ch)
@@ -157,6 +162,8 @@ def play_episode(config: OvercookedConfig, seed: int, *, keep: bool = False) -> 
             out["tom_rows"] += [{"type": q.template, "gold": q.gold, "asked": q.asked, "id": q.id, "set": "selected",
                                  "episode": f"{config.layout}:{seed}",
                                  "answers": {kinds[CHEFS.index(q.asked)]: read_answer(q.question, answers[q.id]),
+                                             **({"no_inference": read_answer(q.question, record_answers[q.id])}
+                                                if q.id in record_answers else {}),
                                              **q.shortcuts}} for q in sel]
         if config.files:
             from belief.app.runners.episode_files import episode_texts
