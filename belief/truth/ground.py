@@ -289,6 +289,25 @@ class GroundTruth:
                     return Provenance(at, next(iter(s)), None, HOW_REALITY)
         return self._reality_prov(fluent, at)
 
+    def _actual_values(self, fluent: tuple, at: int, eliminate: bool = True) -> Optional[frozenset]:
+        """The values that may stand for the real one (None: any). On a global trace, or where :meth:`_actual`
+        finds one, that one value (``{None}``: the fluent has none). In a private trace whose owner holds no
+        value of the fluent it is the owner's possible set (with ``eliminate``; else any): the owner does not
+        know the value, so what stands for it is any value it cannot rule out, never "none" (docs/logic.md,
+        "Private traces")."""
+        real = self._actual(fluent, at, eliminate)
+        if real is not None:
+            return frozenset((real.value,))
+        if self.owner is None or self.owner not in self._aid:
+            return frozenset((None,))
+        return self._owner_possible(fluent, at, eliminate)
+
+    def _owner_possible(self, fluent: tuple, at: int, eliminate: bool = True) -> Optional[frozenset]:
+        """A private trace's owner's possible values of ``fluent`` (None: any; without ``eliminate``, any)."""
+        if eliminate and self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
+            return self._elim.possible((self.owner,), fluent, at)
+        return None
+
     def changed_between(self, fluent, start: int, end: int) -> bool:
         """Did the fluent's real value change at some time in ``(start, end]``?"""
         idx = self._index.get(fluent_of(fluent))
@@ -666,8 +685,9 @@ class GroundTruth:
         if self._elim is not None and self.constraints is not None and self.constraints.constrained(fluent):
             return self._elim.possible(chain, fluent, at)
         if self._kw_direct(chain, fluent, at):
-            real = self._actual(fluent, at, eliminate=False)
-            return frozenset((real.value if real is not None else None,))
+            real = self._actual_values(fluent, at, eliminate=False)
+            if real is not None:
+                return real
         return self.constraints.domain(fluent) if self.constraints else None
 
     def _kw(self, chain: tuple, fluent: tuple, at: int) -> bool:
@@ -703,13 +723,19 @@ class GroundTruth:
 
     def _believes_otherwise(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Does ``chain`` hold a definite value other than the real one (a false or stale message)? Then it does
-        not know, by its records or by elimination: knowledge is factive, and implies belief of the true value."""
+        not know, by its records or by elimination: knowledge is factive, and implies belief of the true value.
+        In a private trace whose owner does not know the value, only a value the owner rules out is "other"."""
         p = self.lookup(chain, fluent, at)
         if p is None or is_marker(p.value):
             return False
         real = self._actual(fluent, at)
-        if real is not None and p.value == real.value:
-            return False
+        if real is not None:
+            if p.value == real.value:
+                return False
+        elif self.owner is not None and self.owner in self._aid:
+            can_be = self._owner_possible(fluent, at)
+            if can_be is None or p.value in can_be:
+                return False
         return len(chain) == 1 or not self._looked_since(chain, fluent, p.t, at)
 
     def _looked_since(self, chain: tuple, fluent: tuple, since: int, at: int) -> bool:

@@ -327,7 +327,10 @@ class Elimination:
     def defeated(self, chain: tuple, f: tuple, at: int) -> bool:
         """Do the chain's beliefs formed after its record of ``f``, revised by recency (:meth:`revised`),
         contradict ``f``'s real value through the rules? Only a consistent set of beliefs can defeat: beliefs
-        that contradict each other regardless of ``f`` say nothing against it."""
+        that contradict each other regardless of ``f`` say nothing against it. In a private trace whose owner
+        does not know ``f``, the real value is any value the owner cannot rule out
+        (:meth:`GroundTruth._actual_values`): they defeat only when they contradict every one of them (a value
+        another agent saw is one of them, so it is not defeated merely because the owner does not know it)."""
         t = self.truth
         at = t._at(at)  # as lookup reads it (-1: the last event)
         held = self._held_group(chain, f, at)
@@ -338,11 +341,13 @@ class Elimination:
         later = [batch for when, batch in self.revised(chain, f, at) if when > since]
         if not later:
             return False
-        real = t._actual(f, at)
+        real = t._actual_values(f, at)
+        if real is None:
+            return False  # a private trace whose owner can rule out no value: nothing to contradict
         sets = dict.fromkeys(self.group(f))
         for batch in later:
             sets.update((g, frozenset((v,))) for g, v in batch.items())
-        sets[f] = frozenset((real.value if real is not None else None,))
+        sets[f] = real
         return _empty(self.propagate(sets))
 
 
