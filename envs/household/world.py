@@ -343,17 +343,22 @@ def _world(layout: Layout, furniture: dict, task: str, goals: tuple, location: d
                  agent_room=agent_room)
 
 
+def _draw_task(rng: random.Random, layouts, tasks) -> tuple:
+    """The layout (with its furniture) and the task drawn first by both generators: ``(layout, furniture, task,
+    relation, class pool, target)``."""
+    layout = layouts[rng.randrange(len(layouts))]
+    task = sorted(tasks)[rng.randrange(len(tasks))]
+    relation, target_kind, pool = tasks[task]
+    return layout, _furniture(layout), task, relation, pool, f"{target_kind}_1"
+
+
 def _generate_cwah(seed: int, agents) -> World:
     """C-WAH's generator (``cwah/gen_data``): goal counts per class up to its ``init_pool`` maximum, 3-5 objects
     in all; each goal class gets count..maximum+1 objects, each placed by drawing a place kind uniformly from
     :data:`CWAH_GOAL_PLACES` present in the apartment (not the target), then one of its pieces; three other
     food or dish classes and four distractor classes lie about as well."""
     rng = random.Random(f"household_cwah:{seed}")
-    layout = CWAH_LAYOUTS[rng.randrange(len(CWAH_LAYOUTS))]
-    furniture = _furniture(layout)
-    task = sorted(CWAH_TASKS)[rng.randrange(len(CWAH_TASKS))]
-    relation, target_kind, pool = CWAH_TASKS[task]
-    target = f"{target_kind}_1"
+    layout, furniture, task, relation, pool, target = _draw_task(rng, CWAH_LAYOUTS, CWAH_TASKS)
     lo, hi = CWAH_GOAL_OBJECTS
     while True:
         counts = {c: rng.randint(0, CWAH_MAX_COUNT[c]) for c in pool}
@@ -377,11 +382,7 @@ def _generate_cwah(seed: int, agents) -> World:
 def _generate_small(seed: int, agents) -> World:
     """The earlier, smaller world (about a third of C-WAH's size): 2-4 goal classes, counts 1-3, at least 4 objects."""
     rng = random.Random(f"household_v0:{seed}")
-    layout = LAYOUTS[rng.randrange(len(LAYOUTS))]
-    furniture = _furniture(layout)
-    task = sorted(TASKS)[rng.randrange(len(TASKS))]
-    relation, target_kind, pool = TASKS[task]
-    target = f"{target_kind}_1"
+    layout, furniture, task, relation, pool, target = _draw_task(rng, LAYOUTS, TASKS)
     classes = sorted(rng.sample(pool, rng.randint(2, min(4, len(pool)))))
     counts = [rng.randint(1, 3) for _ in classes]
     while sum(counts) < 4:

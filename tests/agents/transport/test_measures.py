@@ -13,13 +13,7 @@ from belief.agents.transport.partner import matched_predictors
 from belief.app.results.scoring import log_loss, outcome_probability, top_hit
 from belief.errors import BeliefError
 
-ROOMS = ["kitchen_1", "office_1", "living_room_1", "bedroom_1"]
-TASK = {
-    "targets": ["apple_1", "apple_2", "bread_1"], "containers": ["bowl_1"], "family": "food",
-    "rooms": ROOMS, "room_type": {r: r.rsplit("_", 1)[0] for r in ROOMS}, "bedroom": "bedroom_1",
-    "distance": {a: {b: (0.0 if a == b else 8.0) for b in ROOMS} for a in ROOMS},
-    "agents": ["alice", "bob"], "budget": 3000,
-}
+from tests.agents.transport.test_agents import TASK  # the same small four-room task
 
 
 def view(room="kitchen_1", events=(), present=(), messages=(), frame=0):
