@@ -134,7 +134,7 @@ def test_fewer_episodes_cuts_only_larger_counts():
 def test_blocks_marked_to_play_fewer_episodes_are_few_and_have_more():
     marked = [(page, line, body, _episodes_in_test(page, line)) for page, line, body in _all_blocks("bash")
               if _episodes_in_test(page, line) is not None]
-    assert len(marked) <= 4, f"keep the blocks the test shortens few: {[f'{p}:{n}' for p, n, _, _ in marked]}"
+    assert len(marked) <= 5, f"keep the blocks the test shortens few: {[f'{p}:{n}' for p, n, _, _ in marked]}"
     for page, line, body, k in marked:  # a stale mark (nothing left to cut) goes
         assert fewer_episodes(body, k) != body, f"{page}:{line}: no --episodes above {k} to cut"
 
