@@ -7,8 +7,8 @@ The pages are README.md and every ``docs/**/*.md``. In each:
   ``bash -e``, unless it carries the marker ``not run by the docs test`` (blocks needing an LLM server or a
   long install; keep them few); bash blocks that never call ``belief`` (``make``, ``pip``) are not run;
   a bash block whose fence reads ```` ```bash docs-test-episodes=K ```` (an info string, not shown on a
-  rendered page) runs with every ``--episodes N`` above K cut to ``--episodes K``: the commands and their
-  outputs' checks are the same, on fewer seeds (for a few long runs; keep them few);
+  rendered page) runs with every ``--episodes N`` above K cut to ``--episodes K``: the same commands, each
+  of which must succeed, on fewer seeds (for a few long runs; keep them few);
 * every ```console block is a transcript: each ``$ command`` runs and prints exactly the lines below it;
 * every ```lisp block is a declaration that loads and type-checks;
 * ```text blocks are synopses and outputs: not run;
