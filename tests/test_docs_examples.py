@@ -6,6 +6,9 @@ The pages are README.md and every ``docs/**/*.md``. In each:
 * every ```bash block that calls ``belief`` (a line starting with ``belief `` or ``$ belief``) runs with
   ``bash -e``, unless it carries the marker ``not run by the docs test`` (blocks needing an LLM server or a
   long install; keep them few); bash blocks that never call ``belief`` (``make``, ``pip``) are not run;
+  a bash block whose fence reads ```` ```bash docs-test-episodes=K ```` (an info string, not shown on a
+  rendered page) runs with every ``--episodes N`` above K cut to ``--episodes K``: the same commands, each
+  of which must succeed, on fewer seeds (for a few long runs; keep them few);
 * every ```console block is a transcript: each ``$ command`` runs and prints exactly the lines below it;
 * every ```lisp block is a declaration that loads and type-checks;
 * ```text blocks are synopses and outputs: not run;
@@ -29,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 NOT_RUN = "not run by the docs test"
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
+EPISODES_MARK = re.compile(r"\bdocs-test-episodes=(\d+)\b")
 
 
 def _name(page: Path) -> str:
@@ -109,11 +113,40 @@ def test_python_block_runs_as_written(page, line, body, tmp_path):
     assert r.returncode == 0, f"{page}:{line}: the python block fails:\n{r.stderr[-3000:]}"
 
 
+def _episodes_in_test(page: str, line: int) -> int | None:
+    """K of a block whose opening fence (on that line of the page) carries ``docs-test-episodes=K``, else None."""
+    fence = _text(ROOT / page).splitlines()[line - 1]
+    mark = EPISODES_MARK.search(fence)
+    return int(mark.group(1)) if mark else None
+
+
+def fewer_episodes(script: str, k: int) -> str:
+    """The script with every ``--episodes N`` above k cut to ``--episodes k``."""
+    return re.sub(r"--episodes (\d+)\b", lambda m: f"--episodes {min(int(m.group(1)), k)}", script)
+
+
+def test_fewer_episodes_cuts_only_larger_counts():
+    script = "belief run bomb --episodes 20 --seed 0\nbelief run bomb --episodes 1 --out x --episodes-subset 3,4"
+    assert fewer_episodes(script, 2) == ("belief run bomb --episodes 2 --seed 0\n"
+                                         "belief run bomb --episodes 1 --out x --episodes-subset 3,4")
+
+
+def test_blocks_marked_to_play_fewer_episodes_are_few_and_have_more():
+    marked = [(page, line, body, _episodes_in_test(page, line)) for page, line, body in _all_blocks("bash")
+              if _episodes_in_test(page, line) is not None]
+    assert len(marked) <= 5, f"keep the blocks the test shortens few: {[f'{p}:{n}' for p, n, _, _ in marked]}"
+    for page, line, body, k in marked:  # a stale mark (nothing left to cut) goes
+        assert fewer_episodes(body, k) != body, f"{page}:{line}: no --episodes above {k} to cut"
+
+
 @pytest.mark.parametrize("page,line,body", BASH, ids=_ids(BASH))
 def test_bash_block_runs_as_written(page, line, body, tmp_path):
     if NOT_RUN in body:
         pytest.skip(f"{page}:{line} is marked '{NOT_RUN}'")
     script = "\n".join(re.sub(r"^\$ ", "", ln) for ln in body.splitlines())
+    k = _episodes_in_test(page, line)
+    if k is not None:
+        script = fewer_episodes(script, k)
     r = _run(["bash", "-e", "-o", "pipefail", "-c", script], tmp_path)
     assert r.returncode == 0, f"{page}:{line}: the bash block fails:\n{r.stdout[-1500:]}\n{r.stderr[-1500:]}"
 

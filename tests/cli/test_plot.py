@@ -58,13 +58,14 @@ def _flat_run(directory, kind_correct: dict, rounds=(10, 12, 14)):
 
 @pytest.fixture(scope="module")
 def bomb_runs(tmp_path_factory):
-    """Real runs of the current `belief run bomb` (whatever its file layout): a belief team and a mixed team."""
+    """Real runs of the current `belief run bomb` (whatever its file layout): a belief team and a mixed team, of
+    4 rounds an episode (every question template and level comes up; the figures only read the files)."""
     base = tmp_path_factory.mktemp("runs")
     dirs = []
     for name, agents in (("belief", "belief"), ("mixed", "belief,random,belief")):
         out = base / name
         r = runner.invoke(app, ["run", "bomb", "--agents", agents, "--episodes", "2", "--seed", "0",
-                                "--no-progress", "--out", str(out)])
+                                "--max-rounds", "4", "--no-progress", "--out", str(out)])
         assert r.exit_code == 0, r.output
         dirs.append(out)
     return dirs

@@ -44,7 +44,7 @@ def test_grade_errors(tmp_path):
     bad.write_text("{not json\n")
     from belief.app.runners.bomb import run_episode
 
-    m = run_episode("belief", 0, out=tmp_path)
+    m = run_episode("belief", 0, max_rounds=4, out=tmp_path)  # a short episode: ~100 questions to grade
     with pytest.raises(GradingError, match="a.jsonl:1"):
         grade_files(m["files"]["trace"], bad)
     rep = grade_files(m["files"]["trace"], m["files"]["answers"])

@@ -52,18 +52,16 @@ def test_belief_agent_answers_only_from_what_it_perceived():
 
 
 def test_belief_agent_messages_report_only_observed_effects():
-    """Regression: the agent announced 'Bomb N is defused' before acting (false in mixed teams).
-
-    Seed 5 (was 4): the random teammates draw their actions and their yes/no answers from one generator, so the
-    questions asked (chosen by their gold) shape their moves; with joint witnessing (docs/logic.md, "Awareness")
-    the seed-4 episode went another way and its belief agent made no 'defused' claim to check (seeds 0-7 give
-    3, 6, 6, 8, 0, 3, 5, 3 claims)."""
+    """Regression: the agent announced 'Bomb N is defused' before acting (false in mixed teams). Played without
+    questions (only the messages are checked): the random teammates draw their actions and their yes/no answers
+    from one generator, so asking would change the episode; seed 2 without questions gives 9 claims (seeds 0-7:
+    2, 6, 9, 3, 3, 1, 5, 2)."""
     from belief.envs.bomb.text import parse_message_facts
 
     from belief.truth.checker import check
     from belief.truth.trace import Trace
 
-    m = run_episode(["random", "belief", "random"], 5)
+    m = run_episode(["random", "belief", "random"], 2, ask=False)
     claims = bad = 0
     # replay the trace: every 'defused' claim in a belief agent's message is true when it is posted
     trace = m["_trace"]
