@@ -101,3 +101,20 @@ def test_possible_for_a_masked_sighting_is_not_the_empty_value():
     assert world.possible("bob", F) == {"white"}
     assert mine.knows("bob", F)
     assert mine.possible("bob", F) is None  # any value: Alice cannot say which Bob saw
+
+
+@pytest.mark.parametrize("colour", ["white", "yellow"])
+def test_a_later_belief_that_fits_some_owner_values_does_not_defeat_in_the_record(colour):
+    """The partial case of the rule (docs/logic.md, "Which later beliefs defeat"): the hints leave Alice white or
+    yellow; she tells Bob "not white". Bob's later belief contradicts white but fits yellow, so in Alice's record
+    (where either may stand for the real value) it does not contradict every value she cannot rule out: Bob's
+    sighting stands, and she is aware of it. The world measures against the real card: white, and Bob's belief
+    defeats his sighting; yellow, and it fits."""
+    tell = Tell(sender="alice", recipients=("bob",),
+                content=(Content(predicate="has_colour", subject=(CARD, "white"), value="no"),))
+    world, mine = _both(_deal(colour) + [_not(c) for c in ("red", "green", "blue")] + [tell])
+    assert mine.possible("alice", F) == {"white", "yellow"} and not mine.knows("alice", F)
+    assert mine.knows_chain(("bob",), F) and mine.knows_chain(("alice", "bob"), F)
+    fits = colour == "yellow"
+    assert world.knows_chain(("bob",), F) is fits
+    assert world.knows_chain(("alice", "bob"), F) is fits
