@@ -10,8 +10,10 @@ layout before any episode's clock starts and reported apart (``extra.setup_cpu_s
 ``extra.mc`` are the ToM and multiple-choice tables per question pairing (:func:`belief.grading.trivial.tom_table`,
 trivial answerers beside the chef, on the same questions; ``margin``: the chef over the best shortcut, paired) of
 question episodes: the belief and no-inference self-play pairings, a partial view (``fov``), ``question_horizon``
-steps, questions every ``ask_every`` steps. ``extra.tom_ablation``: per selected template, the belief chef's paired
-margin over the same chef answering from its private record alone (the no-inference way) on the same questions.
+steps (by default the game's own horizon, 400: at 100, ten question moments an episode, the selector's balance
+left one selected template with 300 questions), questions every ``ask_every`` steps. ``extra.tom_ablation``: per
+selected template, the belief chef's paired margin over the same chef answering from its private record alone
+(the no-inference way) on the same questions.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ QUESTION_PAIRINGS = ("belief+belief", "no_inference+no_inference")
 
 
 def bench(episodes: int, seed: int, *, layouts=tuple(LAYOUTS), pairings=PAIRINGS, horizon: int = HORIZON,
-          questions: bool = True, fov: int = 2, question_horizon: int = 100, ask_every: int = 10,
+          questions: bool = True, fov: int = 2, question_horizon: int = HORIZON, ask_every: int = 10,
           progress=None, executor: str = "serial", workers: int | None = 1, address: str | None = None,
           rows_out: list | None = None) -> dict:
     """Every pairing on every layout, seeds ``seed .. seed+episodes-1``, episodes on `executor`

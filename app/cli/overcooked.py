@@ -38,6 +38,9 @@ def bench_overcooked(
     horizon: int = typer.Option(400, "--horizon", min=1, max=1000, help="timesteps per episode (overcooked-ai's usual 400; LLM-Coordination does not state its horizon)"),
     questions: bool = typer.Option(True, "--questions/--no-questions", help="also play question episodes (ToM "
                                    "and multiple-choice tables)"),
+    question_horizon: int = typer.Option(400, "--question-horizon", min=1, max=1000, help="timesteps per question "
+                                         "episode (default the game's 400; questions every 10 steps, so fewer "
+                                         "steps give fewer questions per selected template)"),
     as_json: bool = run_options.JSON,
     out_dir: Optional[Path] = run_options.out(),
     force: bool = run_options.FORCE,
@@ -56,7 +59,8 @@ def bench_overcooked(
         with progress_bar("overcooked layouts x pairings", total=len(chosen) * len(chosen_pairings),
                           enabled=pool["progress"]) as bar:
             summary = bench(episodes, seed, layouts=tuple(chosen), pairings=tuple(chosen_pairings),
-                            horizon=horizon, questions=questions, progress=lambda layout, p: bar.advance(),
+                            horizon=horizon, questions=questions, question_horizon=question_horizon,
+                            progress=lambda layout, p: bar.advance(),
                             executor=pool["executor"], workers=pool["workers"], address=pool["address"],
                             rows_out=rows)
     except BeliefError as e:

@@ -172,6 +172,34 @@ def test_bench_question_tables_are_per_pairing():
     assert "public_record" not in tom  # a shortcut that does not apply is not scored 0
 
 
+def test_question_horizon_defaults_to_the_game_and_the_option_sets_it():
+    """The question episodes run the game's 400 steps by default (at 100 only one selected template had 300
+    questions); ``--question-horizon`` sets them: pot_belief is asked of each chef every 10 steps from step 0."""
+    import inspect
+
+    import typer
+    from typer.testing import CliRunner
+
+    from belief.app.bench.overcooked import bench
+    from belief.app.cli import app
+
+    assert inspect.signature(bench).parameters["question_horizon"].default == 400
+    res = CliRunner().invoke(app, ["bench", "overcooked", "--episodes", "1", "--seed", "7000", "--layouts",
+                                   "cramped_room", "--pairings", "belief+belief", "--horizon", "10",
+                                   "--question-horizon", "30", "--executor", "serial", "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(next(line for line in res.output.splitlines() if line.startswith("{")))
+    assert out["extra"]["questions"]["horizon"] == 30
+    for table in out["extra"]["tom"].values():
+        assert table["by_type"]["pot_belief"]["majority"]["n"] == 3 * 2  # steps 0, 10, 20; two chefs
+    bad = CliRunner().invoke(app, ["bench", "overcooked", "--question-horizon", "0"])
+    assert bad.exit_code == 2 and "--question-horizon" in bad.output
+    helped = CliRunner().invoke(app, ["bench", "overcooked", "--help"], env={"COLUMNS": "250"})
+    assert "--question-horizon" in helped.output
+    command = typer.main.get_command(app).commands["bench"].commands["overcooked"]
+    assert next(o for o in command.params if o.name == "question_horizon").default == 400
+
+
 def test_greedy_yield_clears_the_ring_where_the_greedy_model_blocks_itself():
     """Head-on in coordination ring the engine's greedy model stalls; with the traffic rule it serves soups."""
     assert _play("coordination_ring", "greedy+greedy", 150)["soups"] == 0
