@@ -100,6 +100,7 @@ class TrackedTruth(GroundTruth):
 
 
 _MISS = object()
+_LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
 #: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
 MAX_CACHED = 1 << 16
 
@@ -127,7 +128,7 @@ class Tracker:
         self._agents: tuple = ()
         self._names = TraceNames()
         self._live = TrackedTruth(self, live=True)
-        #: (chain, fluent) as given -> lookup's answer at the last event; (chain, fluent, True) -> knows_chain's.
+        #: (chain, fluent) as given -> value's answer at the last event; with a tag, lookup's or knows_chain's.
         #: Emptied by every append; only hashable keys (a chain given as a list is answered, not kept)
         self._answers: dict = {}
 
@@ -215,22 +216,21 @@ class Tracker:
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
         if at is None:
             try:
-                p = self._answers.get((chain, fluent), _MISS)
+                v = self._answers.get((chain, fluent), _MISS)
             except TypeError:  # unhashable (a list): answered, not kept
                 return self._live.value(chain, fluent)
-            if p is _MISS:
-                p = self._keep((chain, fluent), self._live.lookup(chain, fluent))
-            return None if p is None else p.value
+            return self._keep((chain, fluent), self._live.value(chain, fluent)) if v is _MISS else v
         return self._live.value(chain, fluent, at)
 
     def lookup(self, chain, fluent, at: Optional[int] = None):
         """The update behind :meth:`value` (:meth:`GroundTruth.lookup <belief.truth.ground.GroundTruth.lookup>`)."""
         if at is None:
+            key = (chain, fluent, _LOOKUP)
             try:
-                p = self._answers.get((chain, fluent), _MISS)
+                p = self._answers.get(key, _MISS)
             except TypeError:
                 return self._live.lookup(chain, fluent)
-            return self._keep((chain, fluent), self._live.lookup(chain, fluent)) if p is _MISS else p
+            return self._keep(key, self._live.lookup(chain, fluent)) if p is _MISS else p
         return self._live.lookup(chain, fluent, at)
 
     def _keep(self, key: tuple, answer):
@@ -253,7 +253,7 @@ class Tracker:
 
     def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
         if at is None:
-            key = (chain, fluent, True)
+            key = (chain, fluent, _KNOWS)
             try:
                 known = self._answers.get(key, _MISS)
             except TypeError:
