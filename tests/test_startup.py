@@ -22,13 +22,8 @@ HEAVY = ("networkx", "numpy", "scipy", "pandas", "torch", "pettingzoo", "gymnasi
 NOT_FOR_HELP = HEAVY + ("belief.truth", "pydantic", "belief.llm", "belief.grading", "belief.stories",
                         "markdown_it", "pygments", "rich.markdown", "rich.traceback", "rich.pretty", "attr")
 #: command modules that still import heavy packages at their top (module -> those it imports): tolerated
-#: until their imports move into their commands; the table only shrinks (see the test below)
-KNOWN_HEAVY: dict[str, frozenset[str]] = {
-    "grade": frozenset({"networkx", "openai", "belief.envs", "belief.truth.checker", "belief.logic.store"}),
-    "household": frozenset({"networkx", "numpy", "pettingzoo", "gymnasium", "openai", "belief.envs", "belief.agents",
-                            "belief.truth.checker", "belief.logic.store"}),
-    "maze": frozenset({"belief.truth.checker"}),
-}
+#: until their imports move into their commands; the table only shrinks (see the test below), and is empty now
+KNOWN_HEAVY: dict[str, frozenset[str]] = {}
 
 _REPORT = "import json, sys; print(json.dumps(sorted(sys.modules)))"
 _HELP = ("import contextlib, io, runpy, sys\n"

@@ -1,11 +1,13 @@
-"""Benchmark of online tracking: append N events to a :class:`belief.Tracker`, one chain query after each,
-against one batch check of the same trace and the same queries on its final truth.
+"""Benchmark of online tracking: append N events to a :class:`belief.Tracker`, ``questions_per_event`` chain
+queries after each, against one batch check of the same trace and the same queries on its final truth.
 
 ``run(events=20_000, agents=10, depth=4)`` returns ``{"append_us", "query_us", "peak_mb", "ratio_vs_batch",
 ...}``: the time per event of ``append`` and per query (online), the peak resident memory of the process, and
-(online time) / (batch time). The trace is :func:`belief.app.bench.checker.make_trace`'s; the query after
+(online time) / (batch time). The trace is :func:`belief.app.bench.checker.make_trace`'s; each query after
 event ``k`` asks a random chain (length 1..depth) about a random object at time ``k``, so online and batch
-answer the same questions, and the bench asserts they give the same answers. With ``load`` it also times
+answer the same questions, and the bench asserts they give the same answers. ``repeat_query_us`` is the
+last question asked again and again (nothing appended since), beside ``dict_lookup_us``, a dict look-up of
+the same key in the same loop. With ``load`` it also times
 reading the same trace back from JSONL (``load_events_per_s``) and a 15-event prefix of it
 (``load_15_events_ms``: the fixed cost per trace). Times are CPU times of this process (one core).
 """
@@ -23,15 +25,18 @@ from belief.truth.tracker import Tracker
 
 
 def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, objects: int = 10, seed: int = 0,
-        policy: str = "strict-truthful", batch: bool = True, load: bool = True) -> dict:
+        policy: str = "strict-truthful", batch: bool = True, load: bool = True, questions_per_event: int = 1,
+        repeats: int = 100_000) -> dict:
     trace = make_trace(agents, rooms, events, objects=objects, seed=seed)
     names = [f"agent{i}" for i in range(agents)]
     fluents = [("in", f"obj{i}") for i in range(objects)]
+    per_event = range(questions_per_event)
 
     def queries():  # the same sequence each time, made as it is used (a list of 10^6 chains is 100+ MB)
         rng = random.Random(seed + 1)
         for _ in range(len(trace)):
-            yield tuple(rng.choice(names) for _ in range(rng.randint(1, depth))), rng.choice(fluents)
+            yield [(tuple(rng.choice(names) for _ in range(rng.randint(1, depth))), rng.choice(fluents))
+                   for _ in per_event]
 
     gc.collect()
     tracker = Tracker(policy)
@@ -39,24 +44,38 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
     online_answers = []
     t_append = t_query = 0.0
     clock = time.process_time  # CPU time of this process: what one core spends, whatever else runs
-    for ev, (chain, fluent) in zip(trace, queries()):
+    for ev, questions in zip(trace, queries()):
         t0 = clock()
         append(ev)
         t1 = clock()
-        online_answers.append(value(chain, fluent))
+        for chain, fluent in questions:
+            online_answers.append(value(chain, fluent))
         t2 = clock()
         t_append += t1 - t0
         t_query += t2 - t1
     online_s = t_append + t_query
     peak_online = peak_mb()
+    n_questions = len(trace) * questions_per_event
     out = {
         "events": len(trace), "agents": agents, "depth": depth, "rooms": rooms, "objects": objects, "seed": seed,
-        "policy": policy,
+        "policy": policy, "questions_per_event": questions_per_event,
         "append_us": round(1e6 * t_append / len(trace), 2),
-        "query_us": round(1e6 * t_query / len(trace), 2),
+        "query_us": round(1e6 * t_query / n_questions, 2) if n_questions else None,
         "online_s": round(online_s, 3),
         "peak_mb": round(peak_online, 1),
     }
+    if repeats and n_questions:  # the last question again, nothing appended since; a dict look-up alongside
+        key = (chain, fluent)
+        table = {key: online_answers[-1]}
+        t0 = clock()
+        for _ in range(repeats):
+            value(chain, fluent)
+        t1 = clock()
+        for _ in range(repeats):
+            table.get((chain, fluent))
+        t2 = clock()
+        out.update({"repeat_query_us": round(1e6 * (t1 - t0) / repeats, 3),
+                    "dict_lookup_us": round(1e6 * (t2 - t1) / repeats, 3)})
     if batch:
         del tracker, append, value
         gc.collect()
@@ -64,11 +83,12 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
         truth = check(trace, policy)
         t1 = clock()
         value = truth.value
-        batch_answers = [value(chain, fluent, k) for k, (chain, fluent) in enumerate(queries())]
+        batch_answers = [value(chain, fluent, k) for k, questions in enumerate(queries())
+                         for chain, fluent in questions]
         t2 = clock()
         if batch_answers != online_answers:
             wrong = sum(a != b for a, b in zip(batch_answers, online_answers))
-            raise AssertionError(f"online and batch answers differ on {wrong} of {len(trace)} queries")
+            raise AssertionError(f"online and batch answers differ on {wrong} of {n_questions} queries")
         batch_s = t2 - t0
         out.update({"batch_check_s": round(t1 - t0, 3), "batch_query_s": round(t2 - t1, 3),
                     "batch_s": round(batch_s, 3), "ratio_vs_batch": round(online_s / batch_s, 3),

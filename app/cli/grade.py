@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
@@ -19,13 +19,11 @@ from rich.table import Table
 
 from belief.app.cli import run_options
 from belief.app.cli.app import app
-from belief.app.runs.grade_shards import grade_sharded
 from belief.app.runs.progress import ProgressBar, progress_bar
-from belief.truth.checker import check
-from belief.envs.bomb.grading import bomb_questions
 from belief.errors import BeliefError
-from belief.grading.files import check_output, load_answers, load_questions, read_complete_trace, write_rows
-from belief.grading.report import BREAKDOWNS, GradeReport, episode_id, trace_digest
+
+if TYPE_CHECKING:  # the grading modules load the checker (and bomb's questions the worlds): only `grade` needs them
+    from belief.grading.report import GradeReport
 
 out = Console(highlight=False, soft_wrap=True)
 
@@ -44,6 +42,12 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
                 bar: Optional[ProgressBar] = None) -> GradeReport:
     """Read, check and grade the files (BeliefError on any bad input); the questions are graded in shards
     on `executor` (:mod:`belief.app.runs.grade_shards`: the same report as one call), counted on `bar`."""
+    from belief.app.runs.grade_shards import grade_sharded
+    from belief.envs.bomb.grading import bomb_questions
+    from belief.grading.files import load_answers, load_questions, read_complete_trace
+    from belief.grading.report import episode_id, trace_digest
+    from belief.truth.checker import check
+
     trace = read_complete_trace(trace_path)
     episode = episode_id(trace)
     answers = load_answers(answers_path, episode, trace_digest(trace))
@@ -61,6 +65,8 @@ def grade_paths(trace_path: Path, answers_path: Path, questions_path: Optional[P
 
 
 def _print_report(rep: GradeReport, title: str) -> None:
+    from belief.grading.report import BREAKDOWNS
+
     s = rep.summary()
     t = Table(title=title)
     # short headers so the table fits 80 columns (a pipe or a file gets no wider terminal)
@@ -113,6 +119,8 @@ def grade_cmd(
 ):
     """Grade free-text answers against the checker's exact answers on TRACE (and the stated gold of given
     questions)."""
+    from belief.grading.files import check_output, write_rows
+
     try:
         check_output(out_path, [p for p in (trace, answers, questions) if p is not None], force)
         with progress_bar("reading the trace", total=None, enabled=progress) as bar:

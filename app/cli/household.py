@@ -20,8 +20,6 @@ from rich.table import Table
 from belief.app.cli import run_options
 from belief.app.cli.app import bench_app, run_app
 from belief.app.cli.episode_report import play_all
-from belief.app.bench.household import AGENT_KINDS, bench, play_episode
-from belief.app.runs.executor import Star
 from belief.app.runs.progress import progress_bar
 from belief.errors import BeliefError
 from belief.files.outputs import write_table
@@ -55,6 +53,9 @@ def _diff_table(summary: dict) -> Table:
 
 
 _KINDS = "belief.agents.household.team:AGENT_KINDS"
+#: the kinds of _KINDS by name, for the help text and default (the team module imports the world, numpy and
+#: pettingzoo, which only a household command needs); tests/cli check the two agree
+KIND_NAMES = ("cobel", "coela", "messenger", "independent", "silent", "cobel_nobbc", "cobel_nomodel", "single")
 _SCALE = typer.Option("cwah", "--scale", help="world size: cwah (C-WAH's: one MHP agent needs about 90 steps) or "
                                              "small (the earlier world, about a third of that; fast)")
 
@@ -76,8 +77,8 @@ _HIDDEN_TRACE = typer.Option(None, "--trace", hidden=True)  # before --out: the 
 def bench_household(
     episodes: int = run_options.episodes(50, "episodes per agent kind (seeds S..S+N-1)"),
     seed: int = run_options.SEED,
-    agents: str = run_options.agents(",".join(AGENT_KINDS), _KINDS, "comma-separated, each once: "
-                                     + ", ".join(AGENT_KINDS), counts=None, distinct=True),
+    agents: str = run_options.agents(",".join(KIND_NAMES), _KINDS, "comma-separated, each once: "
+                                     + ", ".join(KIND_NAMES), counts=None, distinct=True),
     as_json: bool = run_options.JSON,
     scale: str = _SCALE,
     out_dir: Optional[Path] = run_options.out(),
@@ -86,6 +87,8 @@ def bench_household(
     pool: dict = None,
 ):
     """Steps to finish C-WAH tasks, message tokens, prediction and belief accuracy, per agent kind."""
+    from belief.app.bench.household import bench
+
     kinds = run_options.split_kinds(agents)
     scale = _scale(scale)
     run_options.refuse_bad_outputs({"--results": results}, (), force)
@@ -114,7 +117,7 @@ def bench_household(
 def run_household(
     episodes: int = run_options.episodes(1),
     seed: int = run_options.SEED,
-    agents: str = run_options.agents("cobel", _KINDS, " | ".join(AGENT_KINDS)),
+    agents: str = run_options.agents("cobel", _KINDS, " | ".join(KIND_NAMES)),
     out_dir: Optional[Path] = run_options.out("write each episode's global trace, its selected ToM questions (the "
                                               "grading format) and the agents' answers into DIR "
                                               "(household_SEED.trace|questions|answers.jsonl; belief grade "
@@ -131,7 +134,9 @@ def run_household(
     if trace is not None and (episodes != 1 or out_dir is not None):
         _fail("--trace FILE takes one episode and no --out; use --out DIR")
     run_options.refuse_bad_outputs({"--trace": trace}, (), force, tables=())
+    from belief.app.bench.household import play_episode
     from belief.app.runners.episode_files import file_names, write_episode_files
+    from belief.app.runs.executor import Star
 
     files = run_options.out_paths(out_dir, [n for s in seeds for n in file_names(f"household_{s}").values()], force)
     paths = {s: trace if trace is not None else files.get(f"household_{s}.trace.jsonl") for s in seeds}

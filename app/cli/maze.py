@@ -21,7 +21,6 @@ from belief.app.cli.episode_report import check_vs, play_all, play_kinds, report
 from belief.app.cli.run_options import fail
 from belief.errors import BeliefError
 from belief.files.atomic import atomic_write_text
-from belief.grading.report import episode_id
 
 CAPTURE_FIGURES = ("captured", "turns", "messages")
 ESCAPE_FIGURES = ("escaped", "escaped_players", "caught", "turns", "messages")
@@ -223,6 +222,7 @@ def coordqa_files(out_dir: Path, game: str, seed: int) -> dict:
 def coordqa_episode(config, out_dir: Path, seed: int) -> dict:
     """Play one episode and write its three files (a picklable per-seed task); its summary."""
     from belief.app.runners.maze import play_episode
+    from belief.grading.report import episode_id
 
     r = play_episode(config, seed, keep=True)
     names = coordqa_files(out_dir, config.game, seed)

@@ -218,6 +218,8 @@ def bench_online_cmd(
     policy: str = _POLICY,
     batch: bool = typer.Option(True, "--batch/--no-batch", help="also time the batch check (for ratio_vs_batch)"),
     load: bool = typer.Option(True, "--load/--no-load", help="also time reading the trace back from JSONL"),
+    questions_per_event: int = typer.Option(1, "--questions-per-event", min=0, max=1000,
+                                            help="random chain queries asked after each event"),
     output: dict = None,
 ):
     """Append N events to a Tracker with one chain query after each; CPU time per event and query against one batch check."""
@@ -225,7 +227,8 @@ def bench_online_cmd(
 
     _known_policy(policy)
     files = run_options.figures_files(output)
-    res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load)
+    res = bench_online.run(events, agents, depth, rooms, objects, seed, policy, batch=batch, load=load,
+                           questions_per_event=questions_per_event)
     run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")
 
 

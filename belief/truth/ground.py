@@ -636,9 +636,16 @@ class GroundTruth:
         return None if u is None else (u[0], u[3])
 
     def value(self, chain, fluent, at: Optional[int] = None):
-        """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
-        p = self.lookup(chain, fluent, at)
-        return p.value if p is not None else None
+        """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere'): the value of
+        :meth:`lookup`, without building its provenance (who perceived the update: a tenth of a query)."""
+        chain = self.normalize(chain)
+        fluent = fluent_of(fluent)
+        at = self._at(at)
+        if not chain:
+            p = self._reality_prov(fluent, at)
+            return p.value if p is not None else None
+        u = self._held_update(chain, fluent, at)
+        return None if u is None else u[3]
 
     def known(self, chain, fluent, at: Optional[int] = None) -> bool:
         """Does the chain hold a value (not unsure, not never observed)?"""

@@ -17,6 +17,10 @@ gives. Whatever the replay learns to do (new event fields, new semantics) the tr
 
 A bad event (malformed JSON, an exit of an agent who is in no room, a name the domain does not know, ...)
 raises a one-line :class:`~belief.errors.TraceError` and leaves the tracker as it was.
+
+A question asked again with nothing appended since is a dict look-up: ``value``, ``lookup`` and ``knows_chain``
+at the last event keep their answers by ``(chain, fluent)`` as given, and every append empties that table
+(an answer at the last event can change with any event: the time it is about moves on).
 """
 
 from __future__ import annotations
@@ -95,6 +99,12 @@ class TrackedTruth(GroundTruth):
         return self._trace_names
 
 
+_MISS = object()
+_LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
+#: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
+MAX_CACHED = 1 << 16
+
+
 class Tracker:
     """The exact ground truth of a trace that grows: ``append`` events, query at any moment.
 
@@ -118,6 +128,9 @@ class Tracker:
         self._agents: tuple = ()
         self._names = TraceNames()
         self._live = TrackedTruth(self, live=True)
+        #: (chain, fluent) as given -> value's answer at the last event; with a tag, lookup's or knows_chain's.
+        #: Emptied by every append; only hashable keys (a chain given as a list is answered, not kept)
+        self._answers: dict = {}
 
     def __len__(self) -> int:
         return len(self.trace)
@@ -150,6 +163,7 @@ class Tracker:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
         n_fluents, n_agents = len(self.replay.index), len(self.replay.agents)
+        self._answers.clear()  # before the replay moves: its answers were about the last event
         self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
         self.trace._events.append(ev)  # already checked: its t is its index
         self._truth = None
@@ -200,10 +214,32 @@ class Tracker:
     # --- queries (the GroundTruth methods, on the events so far) --------------------------------
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
+        if at is None:
+            try:
+                v = self._answers.get((chain, fluent), _MISS)
+            except TypeError:  # unhashable (a list): answered, not kept
+                return self._live.value(chain, fluent)
+            return self._keep((chain, fluent), self._live.value(chain, fluent)) if v is _MISS else v
         return self._live.value(chain, fluent, at)
 
     def lookup(self, chain, fluent, at: Optional[int] = None):
+        """The update behind :meth:`value` (:meth:`GroundTruth.lookup <belief.truth.ground.GroundTruth.lookup>`)."""
+        if at is None:
+            key = (chain, fluent, _LOOKUP)
+            try:
+                p = self._answers.get(key, _MISS)
+            except TypeError:
+                return self._live.lookup(chain, fluent)
+            return self._keep(key, self._live.lookup(chain, fluent)) if p is _MISS else p
         return self._live.lookup(chain, fluent, at)
+
+    def _keep(self, key: tuple, answer):
+        """Keep `answer` (to the question `key`, at the last event) until the next append."""
+        answers = self._answers
+        if len(answers) >= MAX_CACHED:
+            answers.clear()
+        answers[key] = answer
+        return answer
 
     def reality(self, fluent, at: Optional[int] = None):
         return self._live.reality(fluent, at)
@@ -216,7 +252,21 @@ class Tracker:
         return self._live.knows(agent, fluent, perspective, at)
 
     def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
+        if at is None:
+            key = (chain, fluent, _KNOWS)
+            try:
+                known = self._answers.get(key, _MISS)
+            except TypeError:
+                return self._live.knows_chain(chain, fluent)
+            return self._keep(key, self._live.knows_chain(chain, fluent)) if known is _MISS else known
         return self._live.knows_chain(chain, fluent, at)
+
+    def clear_caches(self) -> None:
+        """Forget every memo and kept answer (they never change an answer: tests compare answers both ways)."""
+        self._answers.clear()
+        self._live.forget()
+        if self._truth is not None:
+            self._truth.share_memos(self._live)
 
     def aware_that_knows(self, a: str, b: str, fluent, at: Optional[int] = None) -> bool:
         return self._live.aware_that_knows(a, b, fluent, at)

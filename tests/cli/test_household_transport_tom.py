@@ -37,3 +37,11 @@ def test_bench_household_has_the_tom_table_per_template():
     for t, entry in tom["by_type"].items():
         assert {"n", "gold", "cobel", "public_record", "majority", "best_shortcut", "tom", "margin"} <= set(entry), t
         assert entry["tom"] == (entry["trivial_best"] <= TRIVIAL_LIMIT)
+
+
+def test_the_household_commands_name_the_agent_kinds_the_team_knows():
+    """The command module spells the kinds out (so importing it loads no world); they must be the team's."""
+    from belief.agents.household.team import AGENT_KINDS
+    from belief.app.cli.household import KIND_NAMES
+
+    assert KIND_NAMES == AGENT_KINDS

@@ -79,6 +79,11 @@ def test_bench_online_small():
     s = json.loads(r.output.strip().splitlines()[-1])
     assert set(s) >= {"append_us", "query_us", "peak_mb", "ratio_vs_batch", "load_events_per_s", "load_15_events_ms"}
     assert s["events"] == 400 and s["agents"] == 4 and s["ratio_vs_batch"] > 0
+    r = runner.invoke(app, ["bench", "online", "--events", "300", "--agents", "3", "--questions-per-event", "4",
+                            "--no-load", "--json"])
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.output.strip().splitlines()[-1])
+    assert s["questions_per_event"] == 4 and s["repeat_query_us"] > 0 and s["dict_lookup_us"] > 0
     r = runner.invoke(app, ["bench", "online", "--events", "10", "--policy", "nope"])
     assert r.exit_code == 1 and "unknown trust policy" in r.output
 

@@ -349,6 +349,8 @@ def compare(trace, n_agents, depth, policy, rounds=None, cells=None):
                 want = ref.value(c, f, t)
                 p = truth.lookup(c, f, at=t)
                 got = "<unknown>" if p is None else (f"<{p.value}>" if is_marker(p.value) else p.value)
+                # value() takes its own path (no provenance built): the same value as lookup's
+                assert truth.value(c, f, at=t) == (None if p is None else p.value), (t, c, f)
                 assert got == want, (f"t={t} chain={c} fluent={f}: checker {got!r}, reference {want!r}\n"
                                      + "\n".join(f"{e.t}: {e.describe()} {_perception(e)}" for e in trace))
                 if cells is not None:

@@ -96,3 +96,23 @@ def test_tracker_with_constraints_answers_as_the_batch_check_of_each_prefix():
             q = (tuple(rng.choice(agents) for _ in range(rng.randint(1, 2))), rng.choice(fluents), rng.randrange(n))
             assert tracker.knows_chain(*q) == batch.knows_chain(*q), q
             assert tracker._live.possible(*q) == batch.possible(*q), q
+
+
+def test_tracker_answers_kept_between_appends_equal_the_batch_check_under_constraints():
+    """``knows_chain`` at the last event is kept until the next append (elimination under the bomb's rules):
+    asked twice in random order, it answers as the batch check of the prefix."""
+    trace = _trace("bomb_2.trace.jsonl.gz")
+    tracker = Tracker(meta=dict(trace.meta))
+    rng = random.Random(3)
+    whole = check(trace)
+    fluents = [f for f in whole.fluents() if whole.constraints.constrained(f)]
+    for n, ev in enumerate(trace, start=1):
+        tracker.append(ev)
+        if n % 89 and n != len(trace):
+            continue
+        batch = check(Trace(list(trace)[:n], meta=dict(trace.meta)))
+        agents = list(batch.agents)
+        qs = [(tuple(rng.choice(agents) for _ in range(rng.randint(1, 2))), rng.choice(fluents)) for _ in range(25)]
+        for q in qs + rng.sample(qs, len(qs)):
+            assert tracker.knows_chain(*q) == batch.knows_chain(*q), q
+            assert tracker.value(*q) == batch.value(*q), q

@@ -74,6 +74,66 @@ def test_every_query_after_every_append_equals_the_batch_check_of_the_prefix(ste
         assert view.vocabulary() == batch.vocabulary()
 
 
+def _asked_as(chain: tuple, form: int):
+    """The same chain as a caller may give it: a tuple, a list (unhashable: never kept), or one name alone."""
+    if form == 1:
+        return list(chain)
+    if form == 2 and len(chain) == 1:
+        return chain[0]
+    return chain
+
+
+@settings(max_examples=120, deadline=None)
+@given(steps=steps_st, n_agents=st.integers(1, 4), policy=st.sampled_from(["strict-truthful", "hitom"]),
+       data=st.data())
+def test_answers_with_caches_warm_equal_answers_with_caches_cleared(steps, n_agents, policy, data):
+    """The answers a tracker keeps between appends never change an answer: one tracker asked a few questions
+    again and again (in random order and forms, appends and refused events in between) answers each as a
+    tracker whose caches and memos are cleared before every question, and at the end as the batch check."""
+    trace = build_trace(n_agents, 2, steps)
+    agents = AGENTS[:n_agents]
+    pool = data.draw(st.lists(st.tuples(st.sampled_from(chains(agents, 3)), st.sampled_from(fluents_of(None))),
+                              min_size=1, max_size=6, unique=True), label="questions")
+    ask = st.tuples(st.sampled_from(pool), st.sampled_from(["value", "lookup", "knows_chain"]), st.integers(0, 2))
+    warm, cold = Tracker(policy=policy), Tracker(policy=policy)
+    for ev in trace:
+        if data.draw(st.booleans(), label="refused event first"):
+            for t in (warm, cold):
+                with pytest.raises(TraceError):
+                    t.append({"kind": "exit", "agents": ["Zed"]})  # in no room: refused, nothing changes
+        warm.append(ev)
+        cold.append(ev)
+        for (c, f), how, form in data.draw(st.lists(ask, max_size=10), label="asked"):
+            got = getattr(warm, how)(_asked_as(c, form), f)
+            cold.clear_caches()
+            expected = getattr(cold, how)(c, f)
+            if how == "lookup":
+                got = got and (got.t, got.value, got.how, got.observers, got.event)
+                expected = expected and (expected.t, expected.value, expected.how, expected.observers, expected.event)
+            assert got == expected, (len(warm), c, f, how)
+    if len(trace):
+        batch = check(trace, policy)
+        for c, f in pool:
+            assert warm.value(c, f) == batch.value(c, f) and warm.knows_chain(c, f) == batch.knows_chain(c, f)
+
+
+def test_a_repeated_question_is_kept_until_the_next_append():
+    """The cache is used (the same answer object comes back) and emptied by an append, even one that changes
+    nothing this question reads."""
+    tracker = Tracker()
+    tracker.append({"kind": "enter", "agents": ["Anne", "Carl"], "room": "kitchen"})
+    tracker.append({"kind": "move", "agent": "Anne", "object": "apple", "to": "box"})
+    first = tracker.lookup(("Carl", "Anne"), ("in", "apple"))
+    assert first.value == "box" and tracker.lookup(("Carl", "Anne"), ("in", "apple")) is first
+    tracker.append({"kind": "exit", "agents": ["Carl"]})
+    again = tracker.lookup(("Carl", "Anne"), ("in", "apple"))
+    assert again is not first and (again.t, again.value) == (first.t, first.value)
+    tracker.append({"kind": "move", "agent": "Anne", "object": "apple", "to": "basket"})  # Carl is out: unseen
+    assert tracker.value(("Carl", "Anne"), ("in", "apple")) == "box" and tracker.value("Anne", "apple") == "basket"
+    assert tracker.value(["Anne"], ("in", "apple")) == "basket"  # a list: answered, not kept
+    assert tracker.knows_chain(("Carl",), ("in", "apple")) is False and tracker.knows_chain("Anne", "apple") is True
+
+
 def test_long_trace_with_the_bitset_path_matches_the_prefix_checks():
     """Incremental use of the replay: the bitset blocks grow with the index (a stale cache gave wrong answers)."""
     from belief.app.bench.checker import make_trace
