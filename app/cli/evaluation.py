@@ -59,12 +59,13 @@ def stories_cmd(
     except (BeliefError, OSError) as e:
         _fail(str(e))
     counts = manifest["counts"]
+    if as_json:  # one JSON line and nothing else on stdout
+        print(json.dumps({"out": str(out), "stories": manifest["stories"], "questions": manifest["questions"],
+                          "counts": counts}))
+        return
     print(f"{manifest['stories']} stories, {manifest['questions']} questions in {out}")
     for key in ("order", "phenomenon"):
         print(f"  by {key}: " + ", ".join(f"{k} {v}" for k, v in counts[key].items()))
-    if as_json:
-        print(json.dumps({"out": str(out), "stories": manifest["stories"], "questions": manifest["questions"],
-                          "counts": counts}))
 
 
 def _pct(score) -> str:
@@ -221,8 +222,9 @@ def eval_cmd(
                                   concurrency=concurrency, progress=lambda: bar.advance())
     except (BeliefError, OSError) as e:
         _fail(str(e))
+    if as_json:  # one JSON line and nothing else on stdout, as every --json
+        print(json.dumps({**result.summary, "latency_s": result.timing, "out": str(out) if out else None}))
+        return
     _print_summary(result.summary, result.timing, name)
     if out is not None:
         print(f"{len(result.rows)} graded rows in {out / 'results.jsonl'} and {out / 'results.csv'}")
-    if as_json:
-        print(json.dumps({**result.summary, "latency_s": result.timing, "out": str(out) if out else None}))

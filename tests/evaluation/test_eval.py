@@ -48,7 +48,9 @@ def _scripted(path, answerer: str):
 def _eval(*args):
     r = runner.invoke(app, ["eval", *map(str, args), "--json", "--no-progress"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output.strip().splitlines()[-1])
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 1, r.stdout  # --json: one JSON line, nothing else on stdout
+    return json.loads(lines[0])
 
 
 def test_builtin_answerers_need_no_network(stories):

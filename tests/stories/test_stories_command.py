@@ -21,7 +21,8 @@ def test_stories_then_grade(tmp_path):
     r = runner.invoke(app, ["stories", "--n", "8", "--seed", "3", "--depth", "3", "--out", str(out), "--json",
                             "--no-progress"])
     assert r.exit_code == 0, r.output
-    summary = json.loads(r.output.strip().splitlines()[-1])
+    assert len(r.stdout.strip().splitlines()) == 1, r.stdout  # --json: one JSON line, nothing else on stdout
+    summary = json.loads(r.stdout)
     manifest = json.loads((out / "manifest.json").read_text())
     assert summary["questions"] == manifest["questions"] > 0 and manifest["options"]["depth"] == 3
     assert sum(manifest["counts"]["phenomenon"].values()) == manifest["questions"]
