@@ -11,6 +11,7 @@ a reply as a schema), :mod:`belief.llm.replies` (text and usage out of a reply),
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Callable
 
 import openai
@@ -66,6 +67,7 @@ class LLMClient:
             cache = ResponseCache(config.cache_path) if config.cache or cache is True else None
         self.cache: ResponseCache | None = None if cache is False else cache
         self._mode_index = 0 if config.structured == "auto" else MODES.index(config.structured)
+        self._mode_lock = threading.Lock()  # requests in flight on several threads move the mode once, not twice
         if client is None:  # retries are ours (bounded by the call's deadline), not the SDK's
             client = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or PLACEHOLDER_KEY,
                                    timeout=config.timeout, max_retries=0,
@@ -110,15 +112,19 @@ class LLMClient:
             return Structured(schema.model_validate(hit["value"]), hit["text"], hit.get("usage", {}), True,
                               hit.get("mode", self.mode))
         while True:
-            mode = self.mode
+            index = self._mode_index
+            mode = MODES[index]
             try:
                 if mode == "json_schema":
-                    out = self._structured_schema(messages, schema, params)
+                    out = self._structured_schema(messages, schema, params, index)
                 else:
-                    out = self._structured_text(messages, schema, params, json_object=mode == "json_object")
+                    out = self._structured_text(messages, schema, params, json_object=mode == "json_object",
+                                                index=index)
                 break
             except _FallBack:
-                self._mode_index += 1
+                with self._mode_lock:  # move on from the mode this request used, once for all threads
+                    if self._mode_index == index:
+                        self._mode_index = index + 1
         self._cache_put(key, {"value": out.value.model_dump(mode="json"), "text": out.text, "usage": out.usage,
                               "mode": out.mode})
         return out
@@ -128,19 +134,21 @@ class LLMClient:
         """The structured-output mode the client currently uses."""
         return MODES[self._mode_index]
 
-    def _unsupported(self, fn: Callable[[], Any]) -> Any:
-        """Run a structured call; a server that rejects its response_format raises _FallBack (auto mode)."""
+    def _unsupported(self, fn: Callable[[], Any], index: int) -> Any:
+        """Run a structured call in mode ``MODES[index]``; a server that rejects its response_format raises
+        _FallBack (auto mode): judged by the mode the request used, not the one another thread has moved to."""
         try:
             return self._call(fn, passthrough=(openai.APIStatusError,))
         except openai.APIStatusError as e:
             if (rejects_structured_output(e) and self.config.structured == "auto"
-                    and self._mode_index < len(MODES) - 1):
+                    and index < len(MODES) - 1):
                 raise _FallBack() from None
             raise error_for(e, self.config, getattr(e, "attempts", 1)) from None
 
-    def _structured_schema(self, messages: list[dict], schema: type[Schema], params: dict) -> Structured[Schema]:
+    def _structured_schema(self, messages: list[dict], schema: type[Schema], params: dict, index: int
+                           ) -> Structured[Schema]:
         raw = self._unsupported(lambda: self._client.chat.completions.with_raw_response.parse(
-            model=self.config.model, messages=messages, response_format=schema, **params))
+            model=self.config.model, messages=messages, response_format=schema, **params), index)
         body = json_body(raw)
         text, usage = content_and_usage(body)
         self.usage.add(usage)
@@ -158,13 +166,14 @@ class LLMClient:
         except Exception:  # noqa: BLE001 - the server ignored the schema: read the text leniently
             return read_structured(text, schema, usage, mode="text", max_chars=self.config.max_reply_bytes)
 
-    def _structured_text(self, messages: list[dict], schema: type[Schema], params: dict, json_object: bool = False
-                         ) -> Structured[Schema]:
+    def _structured_text(self, messages: list[dict], schema: type[Schema], params: dict, json_object: bool = False,
+                         index: int | None = None) -> Structured[Schema]:
         msgs = text_mode_messages(messages, schema)
         extra = ({"response_format": {"type": "json_object", "schema": schema.model_json_schema()}}
                  if json_object else {})
         fn = (lambda: self._client.chat.completions.create(model=self.config.model, messages=msgs, **params, **extra))
-        resp = self._unsupported(fn) if json_object else self._call(fn)
+        resp = self._unsupported(fn, MODES.index("json_object") if index is None else index) if json_object \
+            else self._call(fn)
         text, usage = content_and_usage(resp)
         self.usage.add(usage)
         return read_structured(text, schema, usage, mode="json_object" if json_object else "text",

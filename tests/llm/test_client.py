@@ -58,6 +58,31 @@ def test_llama_cpp_style_500_on_json_schema_moves_to_json_mode(fake, client_for)
     assert rf["type"] == "json_object" and rf["schema"]["required"] == ["facts"]
 
 
+def test_concurrent_rejections_move_the_mode_once(client_for):
+    """Several requests in flight when the server rejects json_schema (llama.cpp's 500): each rejection moves the
+    client on from the mode *its* request used, so the client lands on json_object, not text, and no request
+    fails as a plain HTTP error (seen with `belief eval --mode tracker --concurrency 4` against llama.cpp)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def respond(request):
+        kind = (request.get("response_format") or {}).get("type")
+        if kind == "json_schema":  # slow, so every thread's first request is in flight at once
+            return {"delay": 0.5, "status": 500, "body": {"error": {"message": "1 validation error: response_format"
+                                                                    ".type: Input should be 'text' or 'json_object'"}}}
+        if kind == "json_object":
+            return '{"facts": ["a IN b"]}'
+        return "prose, not JSON"  # text mode: the client skipped json_object
+
+    with FakeOpenAI(responder=respond) as srv:
+        llm = client_for(srv)
+        with ThreadPoolExecutor(6) as pool:
+            outs = list(pool.map(lambda i: llm.structured([{"role": "user", "content": f"q{i}"}], Facts), range(6)))
+        assert llm.mode == "json_object"
+        assert all(o.value.facts == ["a IN b"] and o.mode == "json_object" for o in outs)
+        kinds = [(r.get("response_format") or {}).get("type") for r in srv.requests]
+        assert kinds.count("json_schema") == 6 and kinds.count("json_object") == 6 and None not in kinds
+
+
 def test_structured_mode_can_be_pinned(fake, client_for):
     fake.push({"reject_response_format": True, "content": "x"})
     with pytest.raises(LLMResponseError, match="HTTP 400"):
