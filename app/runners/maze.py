@@ -46,7 +46,8 @@ class MazeConfig:
     max_rounds: Optional[int] = None   # default: the game's own
     rules: str = "source"              # "source" (LLM-Coordination's game) or "project" (seeded mazes, partial view)
     tom_rows: bool = False             # also return each ToM question's gold and answers (``tom_rows``), and
-                                       # ask the selected set (envs/maze/tom.py) after every player's action
+                                       # ask the selected set (envs/maze/tom.py) of every active player after
+                                       # every player's action
     files: bool = False                # return the episode's files (trace, questions, answers) as ``_files``
 
 
@@ -136,13 +137,15 @@ def play_episode(config: MazeConfig, seed: int, *, keep: bool = False) -> dict:
         e.step(action)
         for p, other in agents.items():
             other.perceive(e.take_perceived(p), e.infos[p])
-        if selected is not None:  # the selected questions at the end of this step, asked of the one who acted
+        if selected is not None:  # the selected questions at the end of this step, asked of every active
+            # player (the one who acted first): a step changes what both perceived, as in the other worlds
             while fed < len(e.trace):
                 selected.feed(e.trace[fed])
                 fed += 1
-            for q in selected.ask(name) if e.active(name) else ():
-                sel_asked.append(q)
-                sel_given[q.id] = agents[q.asked].answer(q.public())
+            for p in (name, *(x for x in PLAYERS if x != name)):
+                for q in selected.ask(p) if e.active(p) else ():
+                    sel_asked.append(q)
+                    sel_given[q.id] = agents[q.asked].answer(q.public())
     out = {**e.metrics(), "seed": seed, "game": config.game, "agents": config.agents, "rules": config.rules,
            "questions": len(tom),
            "jp_agreement": jp_hits / jp_total if jp_total else None}

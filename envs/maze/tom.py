@@ -1,9 +1,10 @@
 """The selected ToM questions of CollabCapture / CollabEscape (:mod:`belief.grading.selector`), asked as the
 episode goes.
 
-At the end of every step of a player (its move or press and what follows) ("you"), the selector is offered "Does <partner> know F?" and "Are you
-aware that <partner> knows [that you know ...] F?" (chains of 1 to 4 players, the first order about the
-partner, the deeper ones beginning with the asked player) on every fluent of the trace so far: where each
+At the end of every step of a player (its move or press and what follows), for each active player ("you"; the one
+who acted first), the selector is offered "Does <partner> know F?" and "Are you aware that <partner> knows [that
+you know ...] F?" (chains of 1 to 4 players, the first order about the partner, the deeper ones beginning with the
+asked player) on every fluent of the trace so far: where each
 player and the adversary are, each door's state, the generator's repairs, the gate. It keeps the cells where
 the gold differs from a shortcut of the kernel's panel (reality, as_self, depth collapse, the public record)
 or shows a named phenomenon, balanced per template (``knows/<topic>``, ``aware/<topic>``: the adversary's room, a player's, a door...) once the
@@ -71,7 +72,7 @@ def phrasing(players: tuple[str, ...]) -> Phrasing:
 
 def selected_set(meta: dict, seed, players: tuple[str, ...]) -> StepSelection:
     """The selected set of one maze episode (see the module docstring): ``feed`` it every event of the global
-    trace, ``ask(player)`` at the end of that player's step, ``kept()`` once the episode is over."""
+    trace, ``ask(player)`` for every active player at the end of each step, ``kept()`` once the episode is over."""
     return StepSelection(meta, seed=f"maze:{meta.get('env')}:{seed}", agents=players, phrasing=phrasing(players),
                          template=template_for(players), limits=LIMITS, depth=DEPTH)
 

@@ -41,3 +41,33 @@ def test_source_rules_full_view_select_almost_nothing():
     r = play_episode(MazeConfig(game="escape", rules="source", ask_every=0, tom_rows=True), 7001)
     rows = [row for row in r.get("tom_rows", []) if row.get("set") == "selected"]
     assert len(rows) <= 2
+
+
+def test_every_active_player_is_asked_after_each_step(monkeypatch):
+    """After each step the selected set asks both players (the one who acted first), as the other worlds ask
+    every agent at a question moment: Alice acts first in a round, so the steps' askings alternate
+    (alice, bob), (bob, alice), ... each pair at the same point of the trace."""
+    from belief.app.runners import maze as runner
+
+    calls = []
+    real = runner.selected_set
+
+    def spy(*args, **kwargs):
+        s = real(*args, **kwargs)
+        ask = s.ask
+
+        def asking(you, **kw):
+            calls.append((len(s.stream.tracker.trace), you))
+            return ask(you, **kw)
+
+        s.ask = asking
+        return s
+
+    monkeypatch.setattr(runner, "selected_set", spy)
+    r = play_episode(MazeConfig(game="capture", rules="project", ask_every=0, tom_rows=True), 7002)
+    assert len(calls) >= 8 and len(calls) % 2 == 0
+    for k in range(0, len(calls), 2):
+        (t1, first), (t2, second) = calls[k], calls[k + 1]
+        assert t1 == t2 and first != second
+        assert first == ("alice", "bob")[(k // 2) % 2]  # the actor first
+    assert r["end_reason"] == "captured"  # both players stay active to the end: every step asks both
