@@ -186,7 +186,9 @@ def translate_story(episode: str, text: str, translate: Translate, max_attempts:
         for _ in range(max_attempts):
             try:
                 events, p, c = translate(sentence, out.events, problems)
-            except LLMOutputError as e:
+            except LLMOutputError as e:  # a refused reply still cost its tokens
+                out.prompt_tokens += int(e.usage.get("prompt_tokens") or 0)
+                out.completion_tokens += int(e.usage.get("completion_tokens") or 0)
                 problems = list(e.problems)[:5]
                 continue
             except LLMError as e:

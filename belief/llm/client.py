@@ -156,7 +156,7 @@ class LLMClient:
             completion = raw.parse()
             message = completion.choices[0].message
             if getattr(message, "refusal", None):
-                raise LLMOutputError(f"the model refused: {one_line(message.refusal)}", raw=text)
+                raise LLMOutputError(f"the model refused: {one_line(message.refusal)}", raw=text, usage=usage)
             parsed = message.parsed
             if parsed is None:
                 raise ValueError("no parsed content")

@@ -65,16 +65,16 @@ def read_structured(text: str, schema: type[Schema], usage: dict, mode: str,
         obj = extract_json(text, max_chars)
     except ValueError as e:
         raise LLMOutputError(f"the reply is not JSON: {e}", raw=text,
-                             problems=[f"the reply is not JSON ({e}); reply with one JSON object"]) from None
+                             problems=[f"the reply is not JSON ({e}); reply with one JSON object"], usage=usage) from None
     try:
         value = schema.model_validate(obj)
     except RecursionError:
         raise LLMOutputError("the reply is not JSON the schema can read: nested too deeply", raw=text[:200],
-                             problems=["the reply is nested too deeply; reply with one flat JSON object"]) from None
+                             problems=["the reply is nested too deeply; reply with one flat JSON object"], usage=usage) from None
     except ValidationError as e:
         problems = validation_problems(e)
         raise LLMOutputError("the reply does not match the schema: " + "; ".join(problems), raw=text,
-                             problems=problems) from None
+                             problems=problems, usage=usage) from None
     return Structured(value, text, usage, False, mode)
 
 

@@ -197,3 +197,14 @@ def test_an_untranslatable_sentence_is_reported_never_guessed(stories, tmp_path)
     assert pair["questions"] == s["questions"]
     assert pair["both_right"] + pair["tracker_only"] + pair["direct_only"] + pair["both_wrong"] == pair["questions"]
     assert pair["tracker"] == s["accuracy"]
+
+
+def test_refused_translations_count_their_tokens(stories):
+    """A reply that is not JSON is refused and asked again, but the tokens it cost are counted: the summary's
+    tokens are what the endpoint billed (its usage), refused replies included."""
+    with FakeOpenAI(default={"content": "I think Tara walked somewhere.",
+                             "usage": {"prompt_tokens": 10, "completion_tokens": 3}}) as srv:
+        s = _eval(stories, "--mode", "tracker", "--base-url", srv.base_url, "--model", "fake")
+        requests = srv.count
+    assert s["tracker"]["events_translated"] == 0 and s["tracker"]["untranslated"] == s["tracker"]["events_gold"]
+    assert requests > 0 and s["tokens"] == {"prompt": 10 * requests, "completion": 3 * requests}
