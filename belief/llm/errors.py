@@ -41,7 +41,7 @@ class LLMOutputError(LLMError):
     """The model answered, but not with what was asked (not JSON, schema violations, a refusal)."""
 
     def __init__(self, message: str, *, raw: str = "", problems: list[str] | None = None,
-                 usage: dict | None = None) -> None:
+                 usage: dict[str, Any] | None = None) -> None:
         self.raw = raw
         self.problems = list(problems or [message])
         self.usage = dict(usage or {})  # the tokens the refused reply cost (the endpoint's usage), when known
