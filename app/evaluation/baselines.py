@@ -8,6 +8,8 @@ which goes through the same reader and grading as a model's.
   the asked agent's own belief, the chain's last agent's own belief, and what every agent perceived (the
   public trace, checked).
 * ``majority``: the most common gold answer of the question's template in the dataset.
+* ``first_value``: the world as it first was (:meth:`belief.grading.shortcuts.Panel.first_value`): ToMi's
+  "first container" heuristic, which a small model falls into by repeating the story's first statement.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from belief.grading.questions import GIVEN, gold_answer
 from belief.grading.render import say as say_verdict
 from belief.grading.shortcuts import QUESTION_SHORTCUTS, Panel
 
-BASELINES = ("checker", "reality", "as_self", "depth_collapse", "majority", "public_record")
+BASELINES = ("checker", "reality", "as_self", "depth_collapse", "majority", "public_record", "first_value")
 
 
 def say(item: Item, value) -> str:
@@ -60,6 +62,7 @@ def _shortcut(name: str) -> Callable[[Item], str]:
 
 
 reality, as_self, depth_collapse, public_record = (_shortcut(n) for n in QUESTION_SHORTCUTS)
+first_value = _shortcut("first_value")
 
 
 def majority_table(items: Iterable[Item]) -> dict:
@@ -78,7 +81,7 @@ def answerers(items: list[Item]) -> dict[str, Callable[[Item], str]]:
         return say(item, table[item.question.template or item.question.kind])
 
     return {"checker": checker, "reality": reality, "as_self": as_self, "depth_collapse": depth_collapse,
-            "majority": majority, "public_record": public_record}
+            "majority": majority, "public_record": public_record, "first_value": first_value}
 
 
 def gold_of(item: Item) -> Optional[str]:
@@ -86,4 +89,4 @@ def gold_of(item: Item) -> Optional[str]:
 
 
 __all__ = ["BASELINES", "answerers", "say", "majority_table", "checker", "reality", "as_self", "depth_collapse",
-           "public_record"]
+           "public_record", "first_value"]

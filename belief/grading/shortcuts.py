@@ -179,6 +179,23 @@ class Panel:
             return UNKNOWN if q.kind == "value" else NO
         return checker_answer(truth, q.kind, q.chain, q.fluent, k, q.values)
 
+    def first_value(self, q: Question) -> str:
+        """The world as it first was: a value question answered with the fluent's first real value (ToMi's
+        "first container" heuristic: a stale belief is often the starting place); a yes/no question about
+        values, by whether that first value is among them; "does A know F", yes when F never changed up to
+        the question (nothing moved, so everyone knows). Not in the default panel (:data:`SHORTCUTS`): a
+        dataset or world adds it (``belief eval`` does)."""
+        assert q.fluent is not None
+        at = self._at(q)
+        first = [p for p in self.truth.history(q.fluent) if p.t <= at]
+        if not first:
+            return UNKNOWN if q.kind == "value" else NO
+        if q.kind == "value":
+            return _norm(first[0].value)
+        if q.values is not None:
+            return YES if first[0].value in q.values else NO
+        return YES if len(first) == 1 else NO
+
     def answers(self, q: Question) -> dict[str, Optional[str]]:
         """Every shortcut's answer to ``q`` (a question of a checker kind), by name."""
         if q.kind == GIVEN:

@@ -58,7 +58,8 @@ def test_builtin_answerers_need_no_network(stories):
     assert ceiling["accuracy"] == 1.0 and ceiling["unreadable"] == 0 and ceiling["questions"] > 10
     shortcut = _eval(stories, "--model", "reality")
     assert shortcut["accuracy"] == ceiling["baselines"]["reality"]["accuracy"] < 1.0
-    assert set(ceiling["baselines"]) == {"checker", "reality", "as_self", "depth_collapse", "majority", "public_record"}
+    assert set(ceiling["baselines"]) == {"checker", "reality", "as_self", "depth_collapse", "majority", "public_record",
+                                        "first_value"}
     assert ceiling["baselines"]["checker"]["accuracy"] == 1.0
     for key in ("by_order", "by_phenomenon", "by_template"):
         assert all(0 <= g["ci95"][0] <= g["accuracy"] <= g["ci95"][1] <= 1 for g in ceiling[key].values())

@@ -36,6 +36,21 @@ def test_panel_on_sally_anne_hand_worked():
     assert panel.as_self(_q("value", ("Anne",), "Anne")) == "box"
 
 
+def test_first_value_is_the_world_as_it_first_was():
+    """Sally-Anne, by hand: the marble is first put in the basket (t=1), then moved to the box (t=3). Asked
+    at the end, the first-value reader says basket (right for Sally's false belief, wrong for reality) and
+    "Does Sally know where it is?" no (it moved); asked at t=2, before the move, yes."""
+    panel = Panel(check(_sally_anne()))
+    assert panel.first_value(_q("value", ("Sally",), "Anne")) == "basket"
+    assert panel.first_value(_q("value", ("Anne", "Sally"), "Anne")) == "basket"
+    assert panel.first_value(_q("knows", ("Sally",), "Anne")) == "no"
+    assert panel.first_value(_q("knows", ("Sally",), "Anne", time=2)) == "yes"
+    assert panel.first_value(_q("knows", ("Sally",), values=("box",))) == "no"
+    assert panel.first_value(_q("knows", ("Sally",), values=("basket",))) == "yes"
+    assert panel.first_value(_q("value", ("Sally",), "Anne", time=0)) == "unknown"  # not placed yet
+    assert "first_value" not in panel.answers(_q("value", ("Sally",), "Anne"))  # not in the default panel
+
+
 def test_public_trace_keeps_what_everyone_perceived():
     truth = check(_sally_anne([Announce(sender="Anne", audience=("Sally",),
                                         content=(Content(subject=("marble",), value="box"),)),
