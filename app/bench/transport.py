@@ -36,8 +36,9 @@ def _job(args):
     return play_episode(config, seed)
 
 
-#: the generated worlds of a default run (``belief bench transport``): a count chosen for the run time (about
-#: 12 minutes with the ToM questions on two shared cores), not for its figures; 60 (seed 23) is the reference
+#: the generated worlds of a default run (``belief bench transport``): a count chosen for the run time, not for
+#: its figures (73 minutes with the ToM questions for the nine default agent types on two shared cores, most of
+#: it the questions; --no-tom is far faster); the 60 worlds of seed 23 are the reference (docs/worlds/transport.md)
 DEFAULT_WORLDS = 24
 
 
