@@ -1,7 +1,9 @@
 """``belief bench transport``: CoBel, its ablations and the baselines on ``transport_v0``, paired by world.
 
-Worlds: the 24 fixed episodes, or ``worlds`` generated ones (:func:`belief.envs.transport.world.
-generated_spec`, seeds from :func:`belief.envs.transport.world.bench_world_seeds`). Every agent type plays
+Worlds: ``worlds`` generated ones (:func:`belief.envs.transport.world.generated_spec`, seeds from
+:func:`belief.envs.transport.world.bench_world_seeds`; :data:`DEFAULT_WORLDS` by default), at the study's
+scale (one RHP agent moves about 0.43 of the targets, the study 0.47), or the 24 fixed episodes, smaller
+(2 agents, 10 targets: one RHP agent moves 0.65 there), given by index. Every agent type plays
 the same worlds, so differences are paired by world, which removes the between-world variance; the summary
 is the one benchmark shape (:mod:`belief.app.results.comparison`, docs/benchmarks.md): cobel against each
 other agent type, an ordering only when the 95% interval of the difference excludes 0. The per-episode
@@ -26,6 +28,7 @@ from belief.app.runners.transport import (AGENT_TYPES, DEFAULT_AGENTS, PREDICTOR
 from belief.grading.stats import clustered_mean_ci95, mean_ci95, t975
 from belief.app.runs.executor import run_tasks
 from belief.envs.transport import world as tw
+from belief.errors import BeliefError
 
 
 def _job(args):
@@ -33,19 +36,28 @@ def _job(args):
     return play_episode(config, seed)
 
 
+#: the generated worlds of a default run (``belief bench transport``): a count chosen for the run time, not for
+#: its figures (73 minutes with the ToM questions for the nine default agent types on two shared cores, most of
+#: it the questions; --no-tom is far faster); the 60 worlds of seed 23 are the reference (docs/worlds/transport.md)
+DEFAULT_WORLDS = 24
+
+
 def bench(episodes=None, agents=DEFAULT_AGENTS, planner: str | None = None, workers: int | None = None,
           progress=None, llm=None, worlds: int | None = None, seed: int = 0, max_steps: int | None = None,
           executor: str = "local", address: str | None = None, tom: bool = True) -> dict:
-    """Every agent type on the same worlds: the fixed ``episodes`` (indices; default all 24) or, with
-    ``worlds``, that many generated worlds from ``seed``. ``llm`` (LLM mode for ``cobel``) runs every
-    episode in this process: one client, one usage account. ``progress(row)`` is called per episode.
-    Other episodes run on `executor` (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray).
+    """Every agent type on the same worlds: ``worlds`` generated worlds from ``seed`` (default
+    :data:`DEFAULT_WORLDS`) or the fixed ``episodes`` (indices, e.g. ``range(24)`` for all; ``seed`` does not
+    apply). ``llm`` (LLM mode for ``cobel``) runs every episode in this process: one client, one usage account.
+    ``progress(row)`` is called per episode. Other episodes run on `executor`
+    (:func:`belief.app.runs.executor.run_tasks`: local, serial or ray).
     ``tom=False``: no ToM questions (no ``extra.tom``; about four times faster)."""
-    if worlds is not None:
-        seeds, kind_of_world = tw.bench_world_seeds(worlds, seed), "generated"
+    if episodes is not None:
+        if worlds is not None:
+            raise BeliefError("bench: give fixed episodes or a number of generated worlds, not both")
+        seeds, kind_of_world = list(episodes), "fixed"
     else:
-        seeds = list(range(len(tw.EPISODES))) if episodes is None else list(episodes)
-        kind_of_world = "fixed"
+        seeds = tw.bench_world_seeds(DEFAULT_WORLDS if worlds is None else worlds, seed)
+        kind_of_world = "generated"
     jobs = [({"agents": kind, "worlds": kind_of_world, "planner": planner, "max_steps": max_steps,
               "tom": tom, "tom_rows": tom}, s) for s in seeds for kind in agents]
     results = []
@@ -250,5 +262,5 @@ def to_json_line(summary: dict) -> str:
     return json.dumps({k: v for k, v in summary.items() if k != "results"})
 
 
-__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "bench", "play_episode", "run_episode", "summarise",
+__all__ = ["AGENT_TYPES", "DEFAULT_AGENTS", "DEFAULT_WORLDS", "bench", "play_episode", "run_episode", "summarise",
            "to_json_line", "tom_tables"]

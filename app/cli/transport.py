@@ -1,7 +1,8 @@
 """Transport commands: ``belief bench transport`` and ``belief run transport``.
 
-``bench transport`` plays the 24 fixed ``transport_v0`` episodes (or a subset), or ``--episodes N``
-generated worlds from ``--seed``, with each agent type, shows a progress bar with ETA on stderr, prints a
+``bench transport`` plays ``--episodes N`` generated ``transport_v0`` worlds from ``--seed`` (default 24 from
+seed 0: the study's scale), or with ``--fixed`` the 24 smaller fixed episodes (``--episodes-subset``: some of
+them), with each agent type, shows a progress bar with ETA on stderr, prints a
 table (means with 95% intervals, paired differences against cobel) or, with ``--json``, only one JSON object
 (the benchmark shape of docs/benchmarks.md); ``--out DIR`` writes ``episodes.jsonl`` (without wall-clock
 times: identical runs give identical files), ``timings.jsonl`` and ``summary.json``; ``--plot FILE`` saves transport rate against message tokens per agent type. ``--llm`` (both commands) turns on LLM mode for ``cobel`` agents
@@ -32,6 +33,9 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 _fail = run_options.fail
 #: the default --agents of bench transport (belief.app.runners.transport.DEFAULT_AGENTS; a test keeps them equal)
 DEFAULT_AGENTS = "cobel,coela,messenger,independent,silent,rhp,rhp_alone,cobel_nobbc,cobel_nopartner"
+#: the generated worlds of a default bench transport (belief.app.bench.transport.DEFAULT_WORLDS; a test keeps
+#: them equal)
+DEFAULT_WORLDS = 24
 
 
 def _table(summary: dict) -> Table:
@@ -166,13 +170,17 @@ def _check_planner(planner: Optional[str]) -> None:
 @llm_options.endpoint_options
 @run_options.deprecated_aliases(episodes="--worlds")
 def bench_transport(
-    episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="episode indices or names: "
-                                                  "'0-5,12', 'food', 'stuff-high', 'food-low-3' (default: all 24)"),
+    ctx: typer.Context,
+    fixed: bool = typer.Option(False, "--fixed", help="play the 24 fixed episodes (2 agents, 10 targets: smaller "
+                               "than the study's houses) instead of generated worlds"),
+    episodes_subset: Optional[str] = typer.Option(None, "--episodes-subset", help="some of the fixed episodes, "
+                                                  "by index or name: '0-5,12', 'food', 'stuff-high', 'food-low-3' "
+                                                  "(implies --fixed)"),
     agents: str = run_options.agents(DEFAULT_AGENTS, counts=None, help="comma-separated "
                                      "agent types (see belief.agents.transport.baselines)", **_KINDS),
-    episodes: Optional[int] = typer.Option(None, "--episodes", min=2, help="play N generated worlds (seeds "
-                                           "S..S+N-1) instead of the fixed 24"),
-    seed: int = run_options.SEED,
+    episodes: Optional[int] = typer.Option(None, "--episodes", min=2, help="play N generated worlds, at the "
+                                           f"study's scale (seeds S..S+N-1; default {DEFAULT_WORLDS})"),
+    seed: int = typer.Option(0, "--seed", min=0, help="first seed of the generated worlds"),
     as_json: bool = typer.Option(False, "--json", help="print only the JSON line on stdout (no tables)"),
     progress: bool = run_options.PROGRESS,
     plot: Optional[Path] = typer.Option(None, "--plot", help="save transport rate vs message tokens (PNG/SVG/PDF)"),
@@ -189,17 +197,24 @@ def bench_transport(
     tom: bool = typer.Option(True, "--tom/--no-tom", help="ask the selected ToM questions (extra.tom); "
                              "--no-tom plays about four times faster"),
 ):
-    """CoBel vs baselines on transport_v0: a table of mean figures, or one JSON line with --json."""
+    """CoBel vs baselines on transport_v0: a table of mean figures, or one JSON line with --json.
+
+    By default 24 generated worlds from seed 0, at the study's scale; --fixed plays the 24 smaller fixed
+    episodes instead."""
     from belief.envs.transport.world import parse_subset
     from belief.app.bench.transport import bench, to_json_line
 
-    if episodes is not None and episodes_subset is not None:
-        _fail("--episodes and --episodes-subset exclude each other (generated worlds or fixed episodes)")
+    fixed_flag = "--fixed" if fixed else "--episodes-subset" if episodes_subset is not None else None
+    if fixed_flag is not None:
+        for flag, given in (("--episodes", episodes is not None), ("--seed", run_options.given(ctx, "seed"))):
+            if given:
+                _fail(f"{fixed_flag} plays the fixed episodes; {flag} is for generated worlds: give one or the "
+                      "other")
     if episodes_subset is not None and not episodes_subset.strip():
-        _fail("--episodes-subset is empty: give episode indices or names ('0-5,12', 'food', ...), or leave it out "
+        _fail("--episodes-subset is empty: give episode indices or names ('0-5,12', 'food', ...), or use --fixed "
               "for all 24")
     try:
-        eps = parse_subset(episodes_subset)
+        eps = parse_subset(episodes_subset) if fixed_flag is not None else None
     except ValueError as e:
         _fail(str(e))
     kinds = run_options.split_kinds(agents)
@@ -209,12 +224,13 @@ def bench_transport(
     run_options.refuse_bad_outputs({"--plot": plot, "--results": results}, (), force)
     files = run_options.out_paths(out_dir, TRANSPORT_FILES, force)
     mode = _llm_mode(llm, kinds, endpoint, llm_parts)
-    total = (episodes if episodes is not None else len(eps)) * len(kinds)
+    worlds = None if eps is not None else episodes if episodes is not None else DEFAULT_WORLDS
+    total = (worlds if eps is None else len(eps)) * len(kinds)
     with progress_bar("transport episodes", total=total, enabled=progress) as bar:
         try:
-            summary = bench(None if episodes is not None else eps, kinds, planner=planner, workers=workers,
+            summary = bench(eps, kinds, planner=planner, workers=workers,
                             progress=lambda r: bar.advance(description=f"{r['agent']} {r['name']}"), llm=mode,
-                            worlds=episodes, seed=seed, executor=executor, address=address, tom=tom)
+                            worlds=worlds, seed=seed, executor=executor, address=address, tom=tom)
         except BeliefError as e:  # LLM mode: an endpoint that never answered; the executor: Ray missing
             _fail(" ".join(str(e).split()), 1)
     if not as_json:

@@ -289,6 +289,65 @@ def test_cli_bench_transport_generated_worlds_json_only():
     assert data["by_agent"]["rhp"]["transport_rate"] > 0
 
 
+class _Played(Exception):
+    """Raised by a stand-in executor once it has seen the jobs (no episode is played)."""
+
+
+@pytest.mark.parametrize("args, worlds, seeds", [
+    ([], "generated", list(range(24))),  # the default: 24 generated worlds from seed 0 (seeds 0*1000003 + i)
+    (["--episodes", "3", "--seed", "2"], "generated", [2000006, 2000007, 2000008]),
+    (["--fixed"], "fixed", list(range(24))),  # the 24 fixed episodes, by index
+    (["--episodes-subset", "food-low"], "fixed", [0, 1, 2, 3, 4, 5]),
+], ids=["default", "episodes-seed", "fixed", "subset"])
+def test_cli_bench_transport_plays_generated_worlds_unless_fixed(monkeypatch, args, worlds, seeds):
+    """The default run is at the study's scale (generated worlds); the smaller fixed episodes take --fixed
+    or --episodes-subset."""
+    from typer.testing import CliRunner
+
+    import belief.app.bench.transport as bt
+    from belief.app.cli import app
+
+    seen = []
+
+    def stand_in(job, jobs, *a, **k):
+        seen.extend(jobs)
+        raise _Played
+
+    monkeypatch.setattr(bt, "run_tasks", stand_in)
+    res = CliRunner().invoke(app, ["bench", "transport", "--agents", "rhp", "--no-progress", *args])
+    assert isinstance(res.exception, _Played), res.output
+    assert [s for _, s in seen] == seeds and {c["worlds"] for c, _ in seen} == {worlds}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--fixed", "--episodes", "3"], ("--fixed", "--episodes")),
+    (["--fixed", "--worlds", "3"], ("--fixed", "--episodes")),  # the old name of --episodes
+    (["--fixed", "--seed", "0"], ("--fixed", "--seed")),
+    (["--episodes-subset", "0", "--seed", "4"], ("--episodes-subset", "--seed")),
+    (["--episodes-subset", "0", "--episodes", "3"], ("--episodes-subset", "--episodes")),
+], ids=["fixed-episodes", "fixed-worlds", "fixed-seed", "subset-seed", "subset-episodes"])
+def test_cli_bench_transport_fixed_and_generated_options_conflict(monkeypatch, args, words):
+    from typer.testing import CliRunner
+
+    import belief.app.bench.transport as bt
+    from belief.app.cli import app
+
+    monkeypatch.setattr(bt, "run_tasks", lambda *a, **k: pytest.fail("episodes were played"))
+    res = CliRunner().invoke(app, ["bench", "transport", "--agents", "rhp", "--no-progress", *args])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    errs = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errs) == 1 and all(w in errs[0] for w in words), res.stderr
+    assert res.stdout == ""
+
+
+def test_bench_refuses_fixed_episodes_and_generated_worlds_together():
+    from belief.app.bench.transport import bench
+    from belief.errors import BeliefError
+
+    with pytest.raises(BeliefError, match="not both"):
+        bench([0], ("rhp",), worlds=2)
+
+
 def test_llm_message_writer_keeps_facts_and_falls_back_offline():
     from belief.errors import BeliefError
 

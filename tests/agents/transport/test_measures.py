@@ -178,6 +178,13 @@ def test_bench_default_agents_match_the_runner():
     assert {"cobel_nobbc", "cobel_nopartner", "silent", "rhp_alone", "rhp", "coela", "messenger"} <= set(DEFAULT_AGENTS)
 
 
+def test_bench_default_world_count_matches_the_library():
+    from belief.app.bench.transport import DEFAULT_WORLDS
+    from belief.app.cli.transport import DEFAULT_WORLDS as CLI
+
+    assert CLI == DEFAULT_WORLDS >= 2
+
+
 def test_bench_json_has_the_task_kinds_prediction_and_detection_tables():
     from typer.testing import CliRunner
 
