@@ -29,6 +29,7 @@ builder as it was, whatever the replay wrote before it refused.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, cast
 
@@ -43,6 +44,9 @@ HOW_SEEN = "observed"          # present when it happened / was stated
 HOW_ENTERED = "seen-on-entering"
 HOW_TOLD = "told"              # a message, through the trust policy
 HOW_POSSIBLE = "possible-change"
+#: the ``how`` of a group update by its code (:attr:`FluentIndex.hows` keeps codes, one byte each)
+HOWS = (HOW_SEEN, HOW_ENTERED, HOW_TOLD, HOW_POSSIBLE)
+HOW_CODE = {how: code for code, how in enumerate(HOWS)}
 
 
 class _Marker:
@@ -83,27 +87,32 @@ class FluentIndex:
                  "overrides", "outcomes")
 
     def __init__(self):
+        # compact columns (issue 32): numbers the replay makes itself (event positions, update numbers, positions
+        # per agent) are machine integers in arrays, 8 bytes each instead of a pointer and a 32-byte int object;
+        # times, masks and values stay lists (they share objects with the events and the replay's state)
         self.times: list[int] = []
         self.masks: list[int] = []
-        self.wmasks: list[int] = []
+        # the same list as ``masks`` until an update is witnessed by an agent who did not see it (then a copy)
+        self.wmasks: list[int] = self.masks
         self.values: list = []
-        self.events: list[int] = []
-        self.hows: list[str] = []
-        self.seqs: list[int] = []
-        self.changes: list[bool] = []
+        self.events: array = array("q")        # position of the update's event in the trace
+        self.hows: bytearray = bytearray()    # how the update reached its chains: its code in HOWS
+        self.seqs: array = array("q")          # the builder's update number (orders group and chain updates)
+        self.changes: bytearray = bytearray()  # 1: the update may have changed the fluent
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
         self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values), or a MayCondition
         self.outcomes: dict[int, Any] = {}  # position of a possible change -> the value it gives if it happened
         self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
-        self.by_agent: dict[int, list[int]] = {}
-        self.wit_by_agent: dict[int, list[int]] = {}
+        self.by_agent: dict[int, array] = {}      # agent id -> positions (array of "q"), increasing
+        # an agent's witnessed positions are the same array as its observed ones until they differ (a copy then)
+        self.wit_by_agent: dict[int, array] = {}
         # by_agent as bitset blocks, built lazily at query time: aid -> [positions folded in, blocks]; an
         # index that grows (the online tracker) extends them from the positions appended since
         self.bits: dict[int, list] = {}
         self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
         self.real_t: list[int] = []
         self.real_v: list = []
-        self.real_e: list[int] = []
+        self.real_e: array = array("q")
         self.change_t: list[int] = []       # times at which the real value changed
         # chain (tuple of agent ids) -> [times, values, events, seqs, hows]
         self.overrides: dict[tuple, list] = {}
@@ -317,9 +326,9 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
                         lst.pop()
                     if lst is not None and not lst:
                         del positions[i]
-        columns: tuple[list, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
+        columns: tuple[Any, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
                                       idx.changes)
-        for column in columns:
+        for column in columns:  # (wmasks may be masks: cut twice, the second time a no-op)
             del column[n:]
         for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
             while d and next(reversed(d)) >= n:
@@ -329,7 +338,8 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
         k -= 1
     if k < len(idx.real_e):
         t = idx.real_t[k]
-        for lst in (idx.real_t, idx.real_v, idx.real_e):
+        real: tuple[Any, ...] = (idx.real_t, idx.real_v, idx.real_e)
+        for lst in real:
             del lst[k:]
         while idx.change_t and idx.change_t[-1] >= t:
             idx.change_t.pop()
@@ -480,9 +490,9 @@ class IndexBuilder:
                 mask = perc.reach
                 wmask |= mask & perc.perceivers
             else:
-                wmask |= mask
+                wmask = wmask | mask if wmask else mask
         else:
-            wmask |= mask
+            wmask = wmask | mask if wmask else mask  # (the same int object: no new one per update)
         if not wmask:
             return -1  # nobody perceived it: no chain is reached, nobody knows of it
         n = self.observations + mask.bit_count() + wmask.bit_count()
@@ -492,11 +502,15 @@ class IndexBuilder:
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
+        same = wmask == mask
+        if idx.wmasks is idx.masks and not same:
+            idx.wmasks = idx.masks.copy()
         idx.masks.append(mask)
-        idx.wmasks.append(wmask)
+        if idx.wmasks is not idx.masks:
+            idx.wmasks.append(wmask)
         idx.values.append(value)
         idx.events.append(e)
-        idx.hows.append(how)
+        idx.hows.append(HOW_CODE[how])
         idx.seqs.append(self.seq)
         idx.changes.append(change)
         self.seq += 1
@@ -506,13 +520,39 @@ class IndexBuilder:
             idx.conds[pos] = cond
         if perc is not None:
             idx.percs[pos] = perc
-        for positions, m in ((idx.by_agent, mask), (idx.wit_by_agent, wmask)):
-            for i in self.ids(m):
-                lst = positions.get(i)
+        by, wit = idx.by_agent, idx.wit_by_agent
+        if same:  # (almost every update) an agent's two position arrays stay one while they are equal
+            for i in self.ids(mask):
+                lst, w = by.get(i), wit.get(i)
                 if lst is None:
-                    positions[i] = [pos]
+                    if w is None:
+                        by[i] = wit[i] = array("q", (pos,))
+                    else:
+                        by[i] = array("q", (pos,))
+                        w.append(pos)
                 else:
                     lst.append(pos)
+                    if w is None:
+                        wit[i] = array("q", (pos,))
+                    elif w is not lst:
+                        w.append(pos)
+            return pos
+        for i in self.ids(mask):
+            lst = by.get(i)
+            if lst is None:
+                by[i] = array("q", (pos,))
+            else:
+                if wit.get(i) is lst:
+                    wit[i] = array("q", lst)  # they part here
+                lst.append(pos)
+        for i in self.ids(wmask):
+            w = wit.get(i)
+            if w is None:
+                wit[i] = array("q", (pos,))
+            else:
+                if w is by.get(i):
+                    w = wit[i] = array("q", w)
+                w.append(pos)
         return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
@@ -897,5 +937,5 @@ class IndexBuilder:
 
 __all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
            "credits", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
-           "OPAQUE", "is_marker", "HOW_ENTERED",
+           "OPAQUE", "is_marker", "HOW_ENTERED", "HOWS",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]
