@@ -81,29 +81,35 @@ def is_marker(v) -> bool:
     return v is UNSURE or v is OPAQUE
 
 
+#: the largest number the replay's int arrays hold as 4-byte ints ("i"); beyond it they become 8-byte ("q") ints
+NARROW_LIMIT = 2**31 - 1
+
+
 class FluentIndex:
-    __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
+    __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
                  "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
                  "overrides", "outcomes")
 
-    def __init__(self):
+    def __init__(self, code: str = "i"):
         # compact columns (issue 32): numbers the replay makes itself (event positions, update numbers, positions
-        # per agent) are machine integers in arrays, 8 bytes each instead of a pointer and a 32-byte int object;
+        # per agent) are machine integers in arrays of typecode ``code``: 4 bytes each ("i") instead of a pointer
+        # and a 32-byte int object, 8 ("q") once the replay passed :data:`NARROW_LIMIT` (:meth:`widen`);
         # times, masks and values stay lists (they share objects with the events and the replay's state)
         self.times: list[int] = []
         self.masks: list[int] = []
         # the same list as ``masks`` until an update is witnessed by an agent who did not see it (then a copy)
         self.wmasks: list[int] = self.masks
         self.values: list = []
-        self.events: array = array("q")        # position of the update's event in the trace
+        self.code = code
+        self.events: array = array(code)       # position of the update's event in the trace
         self.hows: bytearray = bytearray()    # how the update reached its chains: its code in HOWS
-        self.seqs: array = array("q")          # the builder's update number (orders group and chain updates)
+        self.seqs: array = array(code)         # the builder's update number (orders group and chain updates)
         self.changes: bytearray = bytearray()  # 1: the update may have changed the fluent
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
         self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values), or a MayCondition
         self.outcomes: dict[int, Any] = {}  # position of a possible change -> the value it gives if it happened
         self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
-        self.by_agent: dict[int, array] = {}      # agent id -> positions (array of "q"), increasing
+        self.by_agent: dict[int, array] = {}      # agent id -> positions (an array of ``code``), increasing
         # an agent's witnessed positions are the same array as its observed ones until they differ (a copy then)
         self.wit_by_agent: dict[int, array] = {}
         # by_agent as bitset blocks, built lazily at query time: aid -> [positions folded in, blocks]; an
@@ -112,10 +118,22 @@ class FluentIndex:
         self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
         self.real_t: list[int] = []
         self.real_v: list = []
-        self.real_e: array = array("q")
+        self.real_e: array = array(code)
         self.change_t: list[int] = []       # times at which the real value changed
         # chain (tuple of agent ids) -> [times, values, events, seqs, hows]
         self.overrides: dict[tuple, list] = {}
+
+    def widen(self) -> None:
+        """Make the int arrays 8-byte ints (an agent's two position arrays stay one array where they were)."""
+        self.code = "q"
+        self.events, self.seqs, self.real_e = array("q", self.events), array("q", self.seqs), array("q", self.real_e)
+        wide: dict = {}
+        for positions in (self.by_agent, self.wit_by_agent):
+            for i, p in positions.items():
+                q = wide.get(id(p))
+                if q is None:
+                    q = wide[id(p)] = array("q", p)
+                positions[i] = q
 
 
 class Perception:
@@ -381,6 +399,7 @@ class IndexBuilder:
         self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
         self._undo_record = _Undo()
         self._bits_cache: dict[int, tuple] = {}
+        self._code = "i"  # the typecode of the indexes' int arrays (:data:`NARROW_LIMIT`)
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
         # the default (every observer perceives, and believes exactly the observers did)
         self._spec: Optional[tuple] = None
@@ -457,7 +476,7 @@ class IndexBuilder:
         """The index of ``f``, to write to (made on first use)."""
         idx = self.index.get(f)
         if idx is None:
-            idx = self.index[f] = FluentIndex()
+            idx = self.index[f] = FluentIndex(self._code)
         return idx
 
     def perception(self, observers: int) -> Optional[Perception]:
@@ -499,6 +518,8 @@ class IndexBuilder:
         if n > self._limit:
             self._over_limit()
         self.observations = n
+        if self.seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
+            self._widen()
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
@@ -526,32 +547,32 @@ class IndexBuilder:
                 lst, w = by.get(i), wit.get(i)
                 if lst is None:
                     if w is None:
-                        by[i] = wit[i] = array("q", (pos,))
+                        by[i] = wit[i] = array(idx.code, (pos,))
                     else:
-                        by[i] = array("q", (pos,))
+                        by[i] = array(idx.code, (pos,))
                         w.append(pos)
                 else:
                     lst.append(pos)
                     if w is None:
-                        wit[i] = array("q", (pos,))
+                        wit[i] = array(idx.code, (pos,))
                     elif w is not lst:
                         w.append(pos)
             return pos
         for i in self.ids(mask):
             lst = by.get(i)
             if lst is None:
-                by[i] = array("q", (pos,))
+                by[i] = array(idx.code, (pos,))
             else:
                 if wit.get(i) is lst:
-                    wit[i] = array("q", lst)  # they part here
+                    wit[i] = array(idx.code, lst)  # they part here
                 lst.append(pos)
         for i in self.ids(wmask):
             w = wit.get(i)
             if w is None:
-                wit[i] = array("q", (pos,))
+                wit[i] = array(idx.code, (pos,))
             else:
                 if w is by.get(i):
-                    w = wit[i] = array("q", w)
+                    w = wit[i] = array(idx.code, w)
                 w.append(pos)
         return pos
 
@@ -577,6 +598,8 @@ class IndexBuilder:
 
     def set_real(self, f: tuple, value, t: int, e: int, room: Optional[str], *, reveal: bool = False) -> bool:
         """Record the fluent's real value; True iff that is a change (a reveal of an unknown value is not)."""
+        if e >= NARROW_LIMIT:
+            self._widen()
         idx = self.fidx(f)
         known = f in self.reality
         changed = (value != self.reality[f]) if known else not reveal
@@ -600,6 +623,13 @@ class IndexBuilder:
             if room is not None:
                 self.room_fluents.setdefault(room, {})[f] = None
         return changed
+
+    def _widen(self) -> None:
+        """Past :data:`NARROW_LIMIT` updates or events: every index's int arrays become 8-byte ints."""
+        if self._code != "q":
+            self._code = "q"
+            for idx in self.index.values():
+                idx.widen()
 
     def room_of_actor(self, ev, agent: Optional[str]) -> Optional[str]:
         if ev.room is not None:

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from belief.errors import TraceError
 from belief.logic.policies import GroupEffect, TrustPolicy, get_policy
 from belief.testing.traces import build_trace, perceived_steps_st
+import belief.truth.index as index_module
+from belief.truth.checker import check
 from belief.truth.index import HOWS, IndexBuilder
 from belief.truth.trace import Content, Enter, Move, Tell, Trace
 from belief.truth.tracker import Tracker
@@ -112,3 +114,39 @@ def test_compact_events_dump_and_read_back_as_before():
         {"kind": "move", "agent": "x", "object": "o", "to": "b", "predicate": "in", "t": 1},
         {"kind": "tell", "sender": "x", "recipients": ("x",), "t": 2,
          "content": ({"predicate": "in", "subject": ("o",), "value": "b", "fact": "o IN b"},)}]
+
+
+def index_values(b: IndexBuilder) -> dict:
+    return {f: (list(i.times), list(i.masks), list(i.wmasks), list(i.values), list(i.events), list(i.hows),
+                list(i.seqs), list(i.changes), {k: list(v) for k, v in i.by_agent.items()},
+                {k: list(v) for k, v in i.wit_by_agent.items()}, list(i.real_t), list(i.real_v), list(i.real_e))
+            for f, i in b.index.items()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=perceived_steps_st, n_agents=st.integers(1, 4), limit=st.integers(0, 12))
+def test_past_the_narrow_limit_the_arrays_widen_and_hold_the_same(steps, n_agents, limit):
+    trace = build_trace(n_agents, 3, steps)
+    policy = get_policy("strict-truthful")
+    narrow = IndexBuilder(trace, policy).run()
+    old = index_module.NARROW_LIMIT
+    index_module.NARROW_LIMIT = limit  # as if this many updates (or events) were 2**31
+    try:
+        wide = IndexBuilder(trace, policy).run()
+        tracker = Tracker()
+        for ev in trace:
+            tracker.append(ev)
+    finally:
+        index_module.NARROW_LIMIT = old
+    assert index_values(wide) == index_values(tracker.replay) == index_values(narrow)
+    for b in (wide, tracker.replay):
+        positions_hold_the_masks(b)
+        arrays = [a for i in b.index.values()
+                  for a in (i.seqs, i.events, i.real_e, *i.by_agent.values(), *i.wit_by_agent.values())]
+        if any(x >= limit for a in arrays for x in a):  # a number a narrow array could not hold: all wide
+            assert all(a.typecode == "q" for a in arrays) and all(i.code == "q" for i in b.index.values())
+    assert all(a.typecode == "i" for i in narrow.index.values() for a in (i.seqs, i.events, *i.by_agent.values()))
+    truth, again = check(trace), tracker.truth()
+    for f in narrow.index:
+        for chain in (("A",), ("B", "A"), ("A", "B", "A")):
+            assert again.value(chain, f) == truth.value(chain, f)
