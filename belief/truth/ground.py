@@ -31,7 +31,8 @@ from belief.logic.formula import MAX_DEPTH, Atom, Formula, Stance, Var, decompos
 from belief.grammar import parse_query
 from belief.logic.policies import TrustPolicy
 from belief.logic.constraints import Constraints
-from belief.truth.index import HOW_REALITY, HOW_TOLD, OPAQUE, UNSURE, FluentIndex, MayCondition, credits, is_marker
+from belief.truth.index import (HOW_REALITY, HOW_TOLD, HOWS, OPAQUE, UNSURE, FluentIndex, MayCondition, credits,
+                                 is_marker)
 from belief.truth.possible import Elimination
 from belief.truth.trace import event_agents
 
@@ -597,7 +598,8 @@ class GroundTruth:
         idx, kind, k = found
         if kind == "g":
             v = self._resolve(fluent, idx.values[k], idx.times[k], at)
-            return Provenance(idx.times[k], v, self.events[idx.events[k]], idx.hows[k], self._perceivers(idx, k))
+            return Provenance(idx.times[k], v, self.events[idx.events[k]], HOWS[idx.hows[k]],
+                              self._perceivers(idx, k))
         ov = idx.overrides[tuple(self._aid[a] for a in chain)]
         return Provenance(ov[0][k], ov[1][k], self.events[ov[2][k]], ov[4][k], (), chain)
 
@@ -621,7 +623,7 @@ class GroundTruth:
         idx, kind, k = found
         if kind == "g":
             t_u = idx.times[k]
-            return t_u, idx.hows[k], idx.events[k], self._resolve(fluent, idx.values[k], t_u, at)
+            return t_u, HOWS[idx.hows[k]], idx.events[k], self._resolve(fluent, idx.values[k], t_u, at)
         ov = idx.overrides[tuple(self._aid[a] for a in chain)]
         return ov[0][k], ov[4][k], ov[2][k], ov[1][k]
 
@@ -757,12 +759,12 @@ class GroundTruth:
         smask = 0
         for i in ids[1:]:
             smask |= 1 << i
-        wlist = idx.wit_by_agent.get(ids[0]) or []
+        wlist: Sequence[int] = idx.wit_by_agent.get(ids[0]) or ()
         k = bisect_right(wlist, bisect_right(idx.times, at) - 1) - 1
         while k >= 0 and idx.times[wlist[k]] > since:
             j = wlist[k]
             k -= 1
-            if (idx.values[j] is not UNSURE and idx.hows[j] != HOW_TOLD and idx.excl.get(j) != smask
+            if (idx.values[j] is not UNSURE and HOWS[idx.hows[j]] != HOW_TOLD and idx.excl.get(j) != smask
                     and credits(idx, j, ids) and (j not in idx.conds or self._cond_ok(idx, j, chain))):
                 return True
         return False
@@ -818,7 +820,7 @@ class GroundTruth:
     def _spoke_truly(self, idx: FluentIndex, j: int, fluent: tuple) -> bool:
         """Update ``j`` is a message whose excluded solo chain is its sender: under a policy whose senders are
         truthful, a sender that said the real value knew it (what its hearers are aware of)."""
-        if idx.hows[j] != HOW_TOLD or not getattr(self.policy, "senders_know", False):
+        if HOWS[idx.hows[j]] != HOW_TOLD or not getattr(self.policy, "senders_know", False):
             return False
         real = self._reality_prov(fluent, idx.times[j])
         return real is not None and real.value == idx.values[j]
@@ -940,7 +942,7 @@ class GroundTruth:
         end = self._at(end)
         out = []
         for k in range(bisect_right(idx.times, start), bisect_right(idx.times, end)):
-            out.append(Provenance(idx.times[k], idx.values[k], self.events[idx.events[k]], idx.hows[k],
+            out.append(Provenance(idx.times[k], idx.values[k], self.events[idx.events[k]], HOWS[idx.hows[k]],
                                   self._perceivers(idx, k)))
         return out
 

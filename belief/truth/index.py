@@ -29,6 +29,7 @@ builder as it was, whatever the replay wrote before it refused.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, cast
 
@@ -43,6 +44,9 @@ HOW_SEEN = "observed"          # present when it happened / was stated
 HOW_ENTERED = "seen-on-entering"
 HOW_TOLD = "told"              # a message, through the trust policy
 HOW_POSSIBLE = "possible-change"
+#: the ``how`` of a group update by its code (:attr:`FluentIndex.hows` keeps codes, one byte each)
+HOWS = (HOW_SEEN, HOW_ENTERED, HOW_TOLD, HOW_POSSIBLE)
+HOW_CODE = {how: code for code, how in enumerate(HOWS)}
 
 
 class _Marker:
@@ -77,36 +81,59 @@ def is_marker(v) -> bool:
     return v is UNSURE or v is OPAQUE
 
 
+#: the largest number the replay's int arrays hold as 4-byte ints ("i"); beyond it they become 8-byte ("q") ints
+NARROW_LIMIT = 2**31 - 1
+
+
 class FluentIndex:
-    __slots__ = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
+    __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
                  "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
                  "overrides", "outcomes")
 
-    def __init__(self):
+    def __init__(self, code: str = "i"):
+        # compact columns (issue 32): numbers the replay makes itself (event positions, update numbers, positions
+        # per agent) are machine integers in arrays of typecode ``code``: 4 bytes each ("i") instead of a pointer
+        # and a 32-byte int object, 8 ("q") once the replay passed :data:`NARROW_LIMIT` (:meth:`widen`);
+        # times, masks and values stay lists (they share objects with the events and the replay's state)
         self.times: list[int] = []
         self.masks: list[int] = []
-        self.wmasks: list[int] = []
+        # the same list as ``masks`` until an update is witnessed by an agent who did not see it (then a copy)
+        self.wmasks: list[int] = self.masks
         self.values: list = []
-        self.events: list[int] = []
-        self.hows: list[str] = []
-        self.seqs: list[int] = []
-        self.changes: list[bool] = []
+        self.code = code
+        self.events: array = array(code)       # position of the update's event in the trace
+        self.hows: bytearray = bytearray()    # how the update reached its chains: its code in HOWS
+        self.seqs: array = array(code)         # the builder's update number (orders group and chain updates)
+        self.changes: bytearray = bytearray()  # 1: the update may have changed the fluent
         self.excl: dict[int, int] = {}      # position -> bit of the agent whose solo chain is excluded
         self.conds: dict[int, tuple] = {}   # position -> (fluent, frozenset of values), or a MayCondition
         self.outcomes: dict[int, Any] = {}  # position of a possible change -> the value it gives if it happened
         self.percs: dict[int, Perception] = {}  # position -> who perceived it, when not every observer alike
-        self.by_agent: dict[int, list[int]] = {}
-        self.wit_by_agent: dict[int, list[int]] = {}
+        self.by_agent: dict[int, array] = {}      # agent id -> positions (an array of ``code``), increasing
+        # an agent's witnessed positions are the same array as its observed ones until they differ (a copy then)
+        self.wit_by_agent: dict[int, array] = {}
         # by_agent as bitset blocks, built lazily at query time: aid -> [positions folded in, blocks]; an
         # index that grows (the online tracker) extends them from the positions appended since
         self.bits: dict[int, list] = {}
         self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
         self.real_t: list[int] = []
         self.real_v: list = []
-        self.real_e: list[int] = []
+        self.real_e: array = array(code)
         self.change_t: list[int] = []       # times at which the real value changed
         # chain (tuple of agent ids) -> [times, values, events, seqs, hows]
         self.overrides: dict[tuple, list] = {}
+
+    def widen(self) -> None:
+        """Make the int arrays 8-byte ints (an agent's two position arrays stay one array where they were)."""
+        self.code = "q"
+        self.events, self.seqs, self.real_e = array("q", self.events), array("q", self.seqs), array("q", self.real_e)
+        wide: dict = {}
+        for positions in (self.by_agent, self.wit_by_agent):
+            for i, p in positions.items():
+                q = wide.get(id(p))
+                if q is None:
+                    q = wide[id(p)] = array("q", p)
+                positions[i] = q
 
 
 class Perception:
@@ -317,9 +344,9 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
                         lst.pop()
                     if lst is not None and not lst:
                         del positions[i]
-        columns: tuple[list, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
+        columns: tuple[Any, ...] = (idx.times, idx.masks, idx.wmasks, idx.values, idx.events, idx.hows, idx.seqs,
                                       idx.changes)
-        for column in columns:
+        for column in columns:  # (wmasks may be masks: cut twice, the second time a no-op)
             del column[n:]
         for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
             while d and next(reversed(d)) >= n:
@@ -329,7 +356,8 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
         k -= 1
     if k < len(idx.real_e):
         t = idx.real_t[k]
-        for lst in (idx.real_t, idx.real_v, idx.real_e):
+        real: tuple[Any, ...] = (idx.real_t, idx.real_v, idx.real_e)
+        for lst in real:
             del lst[k:]
         while idx.change_t and idx.change_t[-1] >= t:
             idx.change_t.pop()
@@ -371,6 +399,7 @@ class IndexBuilder:
         self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
         self._undo_record = _Undo()
         self._bits_cache: dict[int, tuple] = {}
+        self._code = "i"  # the typecode of the indexes' int arrays (:data:`NARROW_LIMIT`)
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
         # the default (every observer perceives, and believes exactly the observers did)
         self._spec: Optional[tuple] = None
@@ -447,7 +476,7 @@ class IndexBuilder:
         """The index of ``f``, to write to (made on first use)."""
         idx = self.index.get(f)
         if idx is None:
-            idx = self.index[f] = FluentIndex()
+            idx = self.index[f] = FluentIndex(self._code)
         return idx
 
     def perception(self, observers: int) -> Optional[Perception]:
@@ -480,23 +509,29 @@ class IndexBuilder:
                 mask = perc.reach
                 wmask |= mask & perc.perceivers
             else:
-                wmask |= mask
+                wmask = wmask | mask if wmask else mask
         else:
-            wmask |= mask
+            wmask = wmask | mask if wmask else mask  # (the same int object: no new one per update)
         if not wmask:
             return -1  # nobody perceived it: no chain is reached, nobody knows of it
         n = self.observations + mask.bit_count() + wmask.bit_count()
         if n > self._limit:
             self._over_limit()
         self.observations = n
+        if self.seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
+            self._widen()
         idx = self.fidx(f)
         pos = len(idx.times)
         idx.times.append(t)
+        same = wmask == mask
+        if idx.wmasks is idx.masks and not same:
+            idx.wmasks = idx.masks.copy()
         idx.masks.append(mask)
-        idx.wmasks.append(wmask)
+        if idx.wmasks is not idx.masks:
+            idx.wmasks.append(wmask)
         idx.values.append(value)
         idx.events.append(e)
-        idx.hows.append(how)
+        idx.hows.append(HOW_CODE[how])
         idx.seqs.append(self.seq)
         idx.changes.append(change)
         self.seq += 1
@@ -506,13 +541,39 @@ class IndexBuilder:
             idx.conds[pos] = cond
         if perc is not None:
             idx.percs[pos] = perc
-        for positions, m in ((idx.by_agent, mask), (idx.wit_by_agent, wmask)):
-            for i in self.ids(m):
-                lst = positions.get(i)
+        by, wit = idx.by_agent, idx.wit_by_agent
+        if same:  # (almost every update) an agent's two position arrays stay one while they are equal
+            for i in self.ids(mask):
+                lst, w = by.get(i), wit.get(i)
                 if lst is None:
-                    positions[i] = [pos]
+                    if w is None:
+                        by[i] = wit[i] = array(idx.code, (pos,))
+                    else:
+                        by[i] = array(idx.code, (pos,))
+                        w.append(pos)
                 else:
                     lst.append(pos)
+                    if w is None:
+                        wit[i] = array(idx.code, (pos,))
+                    elif w is not lst:
+                        w.append(pos)
+            return pos
+        for i in self.ids(mask):
+            lst = by.get(i)
+            if lst is None:
+                by[i] = array(idx.code, (pos,))
+            else:
+                if wit.get(i) is lst:
+                    wit[i] = array(idx.code, lst)  # they part here
+                lst.append(pos)
+        for i in self.ids(wmask):
+            w = wit.get(i)
+            if w is None:
+                wit[i] = array(idx.code, (pos,))
+            else:
+                if w is by.get(i):
+                    w = wit[i] = array(idx.code, w)
+                w.append(pos)
         return pos
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
@@ -537,6 +598,8 @@ class IndexBuilder:
 
     def set_real(self, f: tuple, value, t: int, e: int, room: Optional[str], *, reveal: bool = False) -> bool:
         """Record the fluent's real value; True iff that is a change (a reveal of an unknown value is not)."""
+        if e >= NARROW_LIMIT:
+            self._widen()
         idx = self.fidx(f)
         known = f in self.reality
         changed = (value != self.reality[f]) if known else not reveal
@@ -560,6 +623,13 @@ class IndexBuilder:
             if room is not None:
                 self.room_fluents.setdefault(room, {})[f] = None
         return changed
+
+    def _widen(self) -> None:
+        """Past :data:`NARROW_LIMIT` updates or events: every index's int arrays become 8-byte ints."""
+        if self._code != "q":
+            self._code = "q"
+            for idx in self.index.values():
+                idx.widen()
 
     def room_of_actor(self, ev, agent: Optional[str]) -> Optional[str]:
         if ev.room is not None:
@@ -897,5 +967,5 @@ class IndexBuilder:
 
 __all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
            "credits", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
-           "OPAQUE", "is_marker", "HOW_ENTERED",
+           "OPAQUE", "is_marker", "HOW_ENTERED", "HOWS",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -25,7 +25,7 @@ from bisect import bisect_right
 from typing import Optional
 
 from belief.logic.constraints import Budget, Constraints, Known
-from belief.truth.index import HOW_TOLD, OPAQUE, UNSURE, credits, is_marker
+from belief.truth.index import HOW_TOLD, HOWS, OPAQUE, UNSURE, credits, is_marker
 
 
 class Elimination:
@@ -159,7 +159,7 @@ class Elimination:
                 if v is UNSURE:
                     window.append(j)
                     continue
-                key = t.formed(idx.hows[j], tj, idx.events[j])
+                key = t.formed(HOWS[idx.hows[j]], tj, idx.events[j])
                 if best_key is None or key > best_key:
                     if v is OPAQUE:
                         exact = None  # (resolved by reality up to ``at``)
@@ -226,7 +226,7 @@ class Elimination:
                     if later is not None:
                         between.append(hidx.times[j])
                     continue
-                if hidx.hows[j] == HOW_TOLD:
+                if HOWS[hidx.hows[j]] == HOW_TOLD:
                     break
                 if v is OPAQUE:
                     read = None

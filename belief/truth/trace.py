@@ -88,6 +88,47 @@ _NAMES = _Names()
 #: a name in an event (free text lives only in ``source``, ``text``, ``params`` and message ``fact``s)
 Name = Annotated[str, AfterValidator(_NAMES.__getitem__)]
 
+#: tuples of names kept by :class:`_Tuples` at most, and their longest length (longer ones are not kept)
+MAX_KEPT_TUPLES = 100_000
+MAX_KEPT_TUPLE_LEN = 4
+
+
+class _Tuples(dict):
+    """Short tuples of names already met, each mapped to itself, so the events that name the same agents (or the
+    same subject) share one tuple (pydantic makes a new one per event: 56-80 bytes each)."""
+
+    def __missing__(self, names: tuple) -> tuple:
+        if len(names) <= MAX_KEPT_TUPLE_LEN and len(self) < MAX_KEPT_TUPLES:
+            self[names] = names
+        return names
+
+
+_TUPLES = _Tuples()
+
+#: a tuple of names in an event (agents, a subject), shared by the events that give the same one
+Names = Annotated[tuple[Name, ...], AfterValidator(_TUPLES.__getitem__)]
+
+#: distinct fields sets kept by :func:`share_fields` at most (a schema gives few: the fields an input names)
+MAX_FIELDS_SETS = 4096
+_FIELDS_SETS: dict = {}
+
+
+def share_fields(model):
+    """Make ``model`` share one ``__pydantic_fields_set__`` (the names of the fields its input gave, which pydantic
+    keeps per object: 200-700 bytes, a third of an event) with every event or part of one that gave the same
+    fields; returns it. Run by the models' after-validators, so every event made or read shares it. Safe because
+    these models are frozen: pydantic adds to that set only on assignment, which a frozen model refuses, and
+    ``model_copy`` gives the copy a set of its own."""
+    names = model.__pydantic_fields_set__
+    key = frozenset(names)
+    kept = _FIELDS_SETS.get(key)
+    if kept is None:
+        if len(_FIELDS_SETS) >= MAX_FIELDS_SETS:
+            return model
+        kept = _FIELDS_SETS[key] = names
+    object.__setattr__(model, "__pydantic_fields_set__", kept)
+    return model
+
 
 def _subject_as_tuple(d):
     """``subject="apple"`` is accepted for ``subject=("apple",)``."""
@@ -108,15 +149,16 @@ class _Event(BaseModel):
     source_line: Optional[int] = Field(default=None, ge=0)
     source: Optional[str] = None
     # perception that is not common knowledge (docs/logic.md, "Perception that is not common knowledge")
-    secret_observers: Optional[tuple[Name, ...]] = Field(
+    secret_observers: Optional[Names] = Field(
         default=None, description="perceive the event (also from outside the room); nobody else believes they did")
-    inattentive: Optional[tuple[Name, ...]] = Field(
+    inattentive: Optional[Names] = Field(
         default=None, description="observers who do not perceive the event; the others believe they did")
-    perceived_as: Optional[dict[Name, tuple[Name, ...]]] = Field(
+    perceived_as: Optional[dict[Name, Names]] = Field(
         default=None, description="perceiver -> the agents it believes perceived the event (the general form)")
 
     @model_validator(mode="after")
     def _check_perception(self):
+        share_fields(self)  # (here: one Python call per event for both)
         if not self.inattentive:  # both checks below are about the inattentive (and most events have none)
             return self
         secret, inattentive = set(self.secret), set(self.inattentive or ())
@@ -162,7 +204,7 @@ def _one_or_many(data: Any, single: str = "agent", many: str = "agents") -> Any:
 
 class Enter(_Event):
     kind: Literal["enter"] = "enter"
-    agents: tuple[Name, ...] = Field(min_length=1)
+    agents: Names = Field(min_length=1)
     room: Name
     quiet: Optional[bool] = Field(default=None, description="only the arriving agents look at the room; those "
                                   "already present see them arrive but do not look again")
@@ -179,7 +221,7 @@ class Enter(_Event):
 
 class Exit(_Event):
     kind: Literal["exit"] = "exit"
-    agents: tuple[Name, ...] = Field(min_length=1)
+    agents: Names = Field(min_length=1)
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
 
@@ -220,7 +262,7 @@ class Set(_Event):
 
     kind: Literal["set"] = "set"
     predicate: Name
-    subject: tuple[Name, ...] = Field(min_length=1)
+    subject: Names = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[Name] = None  # None: unset; omitted in JSONL (exclude_none)
     agent: Optional[Name] = None
@@ -245,7 +287,7 @@ class Statement(_Event):
 
     kind: Literal["statement"] = "statement"
     predicate: Name = "in"
-    subject: tuple[Name, ...] = Field(min_length=1)
+    subject: Names = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
     value: Optional[Name] = None
     opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
@@ -264,8 +306,10 @@ class Condition(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    fluent: tuple[Name, ...] = Field(min_length=2)
-    values: tuple[Name, ...] = Field(min_length=1)
+    fluent: Names = Field(min_length=2)
+    values: Names = Field(min_length=1)
+
+    _share = model_validator(mode="after")(share_fields)
 
 
 class Observe(_Event):
@@ -283,10 +327,10 @@ class Observe(_Event):
     """
 
     kind: Literal["observe"] = "observe"
-    agents: tuple[Name, ...] = Field(min_length=1)
-    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+    agents: Names = Field(min_length=1)
+    fluents: tuple[Names, ...] = Field(min_length=1)
     values: Optional[tuple[Optional[Name], ...]] = None
-    witnesses: Optional[tuple[Name, ...]] = None
+    witnesses: Optional[Names] = None
     given: Optional[Condition] = None
 
     _norm = model_validator(mode="before")(lambda cls, d: _one_or_many(d))
@@ -320,8 +364,8 @@ class Possible(_Event):
 
     kind: Literal["possible"] = "possible"
     agent: Optional[Name] = None
-    observers: tuple[Name, ...] = Field(min_length=1)
-    fluents: tuple[tuple[Name, ...], ...] = Field(min_length=1)
+    observers: Names = Field(min_length=1)
+    fluents: tuple[Names, ...] = Field(min_length=1)
     #: the value each fluent takes if the change happened (None: not named); the fluents of one possible
     #: change change together or not at all (knowledge by elimination, docs/logic.md)
     values: Optional[tuple[Optional[Name], ...]] = None
@@ -357,7 +401,7 @@ class Content(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     predicate: Name = "in"
-    subject: tuple[Name, ...] = ()
+    subject: Names = ()
     value: Optional[Name] = None
     fact: Optional[str] = None
 
@@ -381,7 +425,7 @@ class Content(BaseModel):
             object.__setattr__(self, "value", atom.args[-1])
         if not self.subject:
             raise ValueError("message content needs a subject (or a fact)")
-        return self
+        return share_fields(self)
 
     @property
     def fluent(self) -> Fluent:
@@ -391,6 +435,33 @@ class Content(BaseModel):
         if self.predicate == "in" and len(self.subject) == 1:
             return f"the {self.subject[0]} is in the {self.value}"
         return f"{self.predicate}({', '.join(self.subject)}) = {self.value}"
+
+
+#: message contents kept by :class:`_Contents` at most
+MAX_KEPT_CONTENTS = 10_000
+
+
+class _Contents(dict):
+    """The content tuples of messages already met, by their claims and the fields each claim gave, so messages
+    that claim the same (a fact told to one agent, then another) share one tuple of :class:`Content` objects
+    (about 400 bytes per message). Frozen, so sharing is invisible but for identity."""
+
+    def keep(self, content: tuple) -> tuple:
+        if len(content) > MAX_KEPT_TUPLE_LEN:
+            return content
+        key = tuple((c.predicate, c.subject, c.value, c.fact, frozenset(c.__pydantic_fields_set__)) for c in content)
+        kept = self.get(key)
+        if kept is None:
+            if len(self) >= MAX_KEPT_CONTENTS:
+                return content
+            kept = self[key] = content
+        return kept
+
+
+_CONTENTS = _Contents()
+
+#: what a message claims (shared by the messages that claim the same)
+Contents = Annotated[tuple[Content, ...], AfterValidator(_CONTENTS.keep)]
 
 
 def _overheard_by():
@@ -408,7 +479,7 @@ class _Message(_Event):
     """What a private and a public message share (the fields stay in the subclasses, in their dump order)."""
 
     if TYPE_CHECKING:  # a pydantic field of each subclass (declared there, in its dump order)
-        overheard_by: Optional[tuple[Name, ...]]
+        overheard_by: Optional[Names]
 
     @property
     def secret(self) -> tuple[str, ...]:
@@ -436,9 +507,9 @@ class Tell(_Message):
 
     kind: Literal["tell"] = "tell"
     sender: Name
-    recipients: tuple[Name, ...] = Field(min_length=1)
-    content: tuple[Content, ...] = Field(min_length=1)
-    overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
+    recipients: Names = Field(min_length=1)
+    content: Contents = Field(min_length=1)
+    overheard_by: Optional[Names] = _overheard_by()
     as_of: Optional[int] = _as_of()
 
     @model_validator(mode="before")
@@ -456,9 +527,9 @@ class Announce(_Message):
 
     kind: Literal["announce"] = "announce"
     sender: Name
-    audience: Optional[tuple[Name, ...]] = None
-    content: tuple[Content, ...] = Field(min_length=1)
-    overheard_by: Optional[tuple[Name, ...]] = _overheard_by()
+    audience: Optional[Names] = None
+    content: Contents = Field(min_length=1)
+    overheard_by: Optional[Names] = _overheard_by()
     as_of: Optional[int] = _as_of()
 
     def describe(self):
@@ -495,8 +566,9 @@ class Effect(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     predicate: Name
-    subject: tuple[Name, ...] = Field(min_length=1)
+    subject: Names = Field(min_length=1)
     _subject = model_validator(mode="before")(_subject_as_tuple)
+    _share = model_validator(mode="after")(share_fields)
     value: Optional[Name] = None
 
     @property
@@ -516,7 +588,7 @@ class Action(_Event):
     agent: Optional[Name] = None
     params: dict[str, Any] = Field(default_factory=dict)
     effects: tuple[Effect, ...] = ()
-    visible_to: Optional[tuple[Name, ...]] = None
+    visible_to: Optional[Names] = None
     opaque: Optional[bool] = Field(default=None, description="a change inside a closed container: seen by who "
                                    "sees it happen, not shown to later arrivals in the room")
 
@@ -612,18 +684,6 @@ def parse_event(data: Any, *, line: int | None = None, source: str | None = None
         raise TraceError(f"{where}invalid {kind} event: {_fmt_validation(e, kind)}") from None
 
 
-def _share_fields_sets(events: list) -> None:
-    """Make the events that set the same fields share one ``__pydantic_fields_set__`` (the names of the fields
-    the input gave, which pydantic keeps per object: 200-700 bytes, about half an event's memory). Sharing is
-    safe because events are frozen: pydantic adds to that set only on assignment, which a frozen model refuses,
-    and ``model_copy`` gives the copy a set of its own."""
-    shared: dict = {}
-    keep, set_attr = shared.setdefault, object.__setattr__
-    for ev in events:
-        names = ev.__pydantic_fields_set__
-        set_attr(ev, "__pydantic_fields_set__", keep(frozenset(names), names))
-
-
 #: lines decoded and validated together by the bulk reader (4096: the fastest of 512-16384 on 100,000 events)
 _CHUNK = 4096
 
@@ -633,8 +693,8 @@ def _read_fast(trace: "Trace", lines: list) -> bool:
     untouched, at anything unusual: the line-by-line reader then reads the file again and names the line at
     fault. Each line is decoded by one prebuilt decoder, the events of :data:`_CHUNK` lines are validated in
     one pydantic call (chunks keep the decoded JSON small: faster, and a lower peak of memory), the cyclic
-    garbage collector is paused while the objects are made, and events that give the same fields share one
-    fields set."""
+    garbage collector is paused while the objects are made (events that give the same fields share one fields
+    set, and the same short tuples of names, as every event does: :func:`share_fields`)."""
     body = [line for line in lines if line and not line.isspace()]
     ended = False
     if body and f'"{END_KEY}"' in body[-1]:
@@ -663,8 +723,7 @@ def _read_fast(trace: "Trace", lines: list) -> bool:
         if ev.t != i:
             if ev.t is not None:
                 return False
-            events[i] = ev.model_copy(update={"t": i})
-    _share_fields_sets(events)
+            events[i] = share_fields(ev.model_copy(update={"t": i}))
     trace._events = events
     trace.ended = ended
     return True
@@ -709,7 +768,7 @@ class Trace:
             raise TraceError(f"not an event: {event!r}")
         n = len(self._events)
         if event.t is None:
-            event = event.model_copy(update={"t": n})
+            event = share_fields(event.model_copy(update={"t": n}))
         elif event.t != n:
             raise TraceError(f"{event.where()}: event has t={event.t} but is appended at index {n}")
         self._events.append(event)

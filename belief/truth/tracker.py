@@ -35,7 +35,7 @@ from belief.logic.formula import Formula
 from belief.logic.policies import TrustPolicy, get_policy
 from belief.truth.ground import GroundTruth, TraceNames, TruthAnswer
 from belief.truth.index import IndexBuilder
-from belief.truth.trace import Trace, _Event, parse_event
+from belief.truth.trace import Trace, _Event, parse_event, share_fields
 from belief.truth.typed_trace import MAX_REPORTED, type_problems
 
 
@@ -156,7 +156,7 @@ class Tracker:
         if ev.t != n:
             if ev.t is not None and not renumber:
                 raise TraceError(f"{ev.where()}: event has t={ev.t} but is appended at index {n}")
-            ev = ev.model_copy(update={"t": n})
+            ev = share_fields(ev.model_copy(update={"t": n}))
         if self.domain is not None:
             problems = type_problems((ev,), self.domain, self.entities)
             if problems:
