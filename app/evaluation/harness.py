@@ -26,7 +26,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 from belief.app.evaluation.baselines import BASELINES, answerers
 from belief.app.evaluation.datasets import Item
@@ -241,7 +241,12 @@ def summarize(items: list[Item], rows: list[dict], answers: dict, dataset: str, 
 
 
 def latency(answers: dict) -> dict:
-    asked = sorted(a.latency_s for a in answers.values() if a.latency_s > 0)
+    return latency_of(a.latency_s for a in answers.values())
+
+
+def latency_of(seconds: Iterable[float]) -> dict:
+    """Requests, mean, median and 95th percentile of the request times (``timing.json``)."""
+    asked = sorted(x for x in seconds if x > 0)
     if not asked:
         return {"requests": 0}
     p95 = asked[min(len(asked) - 1, int(round(0.95 * (len(asked) - 1))))]
@@ -331,9 +336,10 @@ def evaluate_tracker(items: list[Item], translate: Translate, *, dataset: str, k
                                                       "problems": list(p)[:3]} for ep, n, text, p in untranslated[:50]]}
     if paired is not None:
         summary["paired"] = paired_table(rows, paired)
+    timing = latency_of(x for t in translations.values() for x in t.latency_s)
     if run is not None:
-        _write(run, rows, summary, {"requests": 0})
-    return EvalRun(summary, rows, {"requests": 0})
+        _write(run, rows, summary, timing)
+    return EvalRun(summary, rows, timing)
 
 
 def paired_table(rows: list[dict], direct_dir: Path) -> dict:

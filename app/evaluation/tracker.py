@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Literal, Optional
@@ -141,16 +142,19 @@ class StoryTranslation:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     error: Optional[str] = None
+    latency_s: list = field(default_factory=list)     # seconds per translation request, refused ones included
 
     def to_json(self) -> dict:
         return {"key": f"story:{self.episode}", "events": self.events,
                 "untranslated": [list(u) for u in self.untranslated], "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "error": self.error}
+                "completion_tokens": self.completion_tokens, "error": self.error,
+                "latency_s": [round(x, 4) for x in self.latency_s]}
 
     @classmethod
     def from_json(cls, d: dict) -> "StoryTranslation":
         return cls(d["key"].split(":", 1)[1], list(d["events"]), [tuple(u) for u in d["untranslated"]],
-                   int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0), d.get("error"))
+                   int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0), d.get("error"),
+                   [float(x) for x in d.get("latency_s") or ()])
 
 
 Translate = Callable[[str, list, list], tuple[list, int, int]]  # (sentence, prefix, problems) -> events, tokens
@@ -184,17 +188,21 @@ def translate_story(episode: str, text: str, translate: Translate, max_attempts:
     for n, sentence in enumerate(split_sentences(text), 1):
         problems: list = []
         for _ in range(max_attempts):
+            start = time.perf_counter()
             try:
                 events, p, c = translate(sentence, out.events, problems)
             except LLMOutputError as e:  # a refused reply still cost its tokens
+                out.latency_s.append(time.perf_counter() - start)
                 out.prompt_tokens += int(e.usage.get("prompt_tokens") or 0)
                 out.completion_tokens += int(e.usage.get("completion_tokens") or 0)
                 problems = list(e.problems)[:5]
                 continue
             except LLMError as e:
+                out.latency_s.append(time.perf_counter() - start)
                 out.error = one_line(e)
                 out.untranslated.append((n, sentence, [f"request failed: {one_line(e)}"]))
                 break
+            out.latency_s.append(time.perf_counter() - start)
             out.prompt_tokens += p
             out.completion_tokens += c
             problems = problems_of(sentence, events, out.events)

@@ -176,6 +176,9 @@ def test_tracker_with_the_gold_translation_equals_the_checker(stories, tmp_path)
     with FakeOpenAI(responder=_translator()) as srv:
         s = _eval(stories, "--mode", "tracker", "--base-url", srv.base_url, "--model", "fake",
                   "--out", tmp_path / "tracker")
+        requests = srv.count
+    assert s["latency_s"]["requests"] == requests > 0  # every translation request timed
+    assert json.loads((tmp_path / "tracker" / "timing.json").read_text())["requests"] == requests
     t = s["tracker"]
     assert s["accuracy"] == 1.0 and t["precision"] == t["recall"] == 1.0 and t["untranslated"] == 0
     assert t["events_gold"] == t["matched"] > 0 and s["tokens"]["prompt"] > 0
