@@ -215,23 +215,23 @@ class Tracker:
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
         if at is None:
-            try:
-                v = self._answers.get((chain, fluent), _MISS)
-            except TypeError:  # unhashable (a list): answered, not kept
-                return self._live.value(chain, fluent)
-            return self._keep((chain, fluent), self._live.value(chain, fluent)) if v is _MISS else v
+            return self._last((chain, fluent), self._live.value, chain, fluent)
         return self._live.value(chain, fluent, at)
 
     def lookup(self, chain, fluent, at: Optional[int] = None):
         """The update behind :meth:`value` (:meth:`GroundTruth.lookup <belief.truth.ground.GroundTruth.lookup>`)."""
         if at is None:
-            key = (chain, fluent, _LOOKUP)
-            try:
-                p = self._answers.get(key, _MISS)
-            except TypeError:
-                return self._live.lookup(chain, fluent)
-            return self._keep(key, self._live.lookup(chain, fluent)) if p is _MISS else p
+            return self._last((chain, fluent, _LOOKUP), self._live.lookup, chain, fluent)
         return self._live.lookup(chain, fluent, at)
+
+    def _last(self, key: tuple, ask, chain, fluent):
+        """``ask(chain, fluent)`` at the last event, kept under ``key`` until the next append (a chain given as
+        a list is unhashable: answered, not kept)."""
+        try:
+            v = self._answers.get(key, _MISS)
+        except TypeError:
+            return ask(chain, fluent)
+        return self._keep(key, ask(chain, fluent)) if v is _MISS else v
 
     def _keep(self, key: tuple, answer):
         """Keep `answer` (to the question `key`, at the last event) until the next append."""
@@ -253,12 +253,7 @@ class Tracker:
 
     def knows_chain(self, chain, fluent, at: Optional[int] = None) -> bool:
         if at is None:
-            key = (chain, fluent, _KNOWS)
-            try:
-                known = self._answers.get(key, _MISS)
-            except TypeError:
-                return self._live.knows_chain(chain, fluent)
-            return self._keep(key, self._live.knows_chain(chain, fluent)) if known is _MISS else known
+            return self._last((chain, fluent, _KNOWS), self._live.knows_chain, chain, fluent)
         return self._live.knows_chain(chain, fluent, at)
 
     def clear_caches(self) -> None:
