@@ -9,13 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belief.errors import TraceError
-from belief.logic.policies import GroupEffect, TrustPolicy, get_policy
+from belief.logic.policies import get_policy
 from belief.testing.traces import build_trace, perceived_steps_st
 import belief.truth.index as index_module
 from belief.truth.checker import check
 from belief.truth.index import HOWS, IndexBuilder
 from belief.truth.trace import Content, Enter, Move, Tell, Trace
 from belief.truth.tracker import Tracker
+from tests.truth.test_red_team import HalfWay  # a policy that writes, then fails
 
 
 def positions_hold_the_masks(b: IndexBuilder) -> None:
@@ -41,17 +42,6 @@ def positions_hold_the_masks(b: IndexBuilder) -> None:
 def test_position_arrays_hold_the_masks_after_witnessed_and_perceived_events(steps, n_agents):
     trace = build_trace(n_agents, 3, steps)
     positions_hold_the_masks(IndexBuilder(trace, get_policy("strict-truthful")).run())
-
-
-class HalfWay(TrustPolicy):
-    """Writes the first claim of a message, then fails: the event is refused after the replay wrote to it."""
-
-    name = "half-way-compact"
-
-    def effects(self, event, ctx):
-        c = event.content[0]
-        yield GroupEffect(frozenset((event.sender, *ctx.listeners)), c.fluent, c.value)
-        yield "not an effect"
 
 
 @settings(max_examples=60, deadline=None)

@@ -80,17 +80,22 @@ def test_answers_do_not_depend_on_the_order_of_the_questions():
     assert first == second
 
 
-def test_tracker_with_constraints_answers_as_the_batch_check_of_each_prefix():
-    trace = _trace("bomb_2.trace.jsonl.gz")
+def _prefixes(name: str, every: int):
+    """The tracker of a recorded bomb trace, the batch check of the same prefix and the fluents its rules
+    constrain, every ``every`` events and at the end."""
+    trace = _trace(name)
     tracker = Tracker(meta=dict(trace.meta))
-    rng = random.Random(1)
     whole = check(trace)
     fluents = [f for f in whole.fluents() if whole.constraints.constrained(f)]
     for n, ev in enumerate(trace, start=1):
         tracker.append(ev)
-        if n % 97 and n != len(trace):
-            continue
-        batch = check(Trace(list(trace)[:n], meta=dict(trace.meta)))
+        if n % every == 0 or n == len(trace):
+            yield tracker, check(Trace(list(trace)[:n], meta=dict(trace.meta))), fluents, n
+
+
+def test_tracker_with_constraints_answers_as_the_batch_check_of_each_prefix():
+    rng = random.Random(1)
+    for tracker, batch, fluents, n in _prefixes("bomb_2.trace.jsonl.gz", 97):
         agents = list(batch.agents)
         for _ in range(40):
             q = (tuple(rng.choice(agents) for _ in range(rng.randint(1, 2))), rng.choice(fluents), rng.randrange(n))
@@ -101,16 +106,8 @@ def test_tracker_with_constraints_answers_as_the_batch_check_of_each_prefix():
 def test_tracker_answers_kept_between_appends_equal_the_batch_check_under_constraints():
     """``knows_chain`` at the last event is kept until the next append (elimination under the bomb's rules):
     asked twice in random order, it answers as the batch check of the prefix."""
-    trace = _trace("bomb_2.trace.jsonl.gz")
-    tracker = Tracker(meta=dict(trace.meta))
     rng = random.Random(3)
-    whole = check(trace)
-    fluents = [f for f in whole.fluents() if whole.constraints.constrained(f)]
-    for n, ev in enumerate(trace, start=1):
-        tracker.append(ev)
-        if n % 89 and n != len(trace):
-            continue
-        batch = check(Trace(list(trace)[:n], meta=dict(trace.meta)))
+    for tracker, batch, fluents, _ in _prefixes("bomb_2.trace.jsonl.gz", 89):
         agents = list(batch.agents)
         qs = [(tuple(rng.choice(agents) for _ in range(rng.randint(1, 2))), rng.choice(fluents)) for _ in range(25)]
         for q in qs + rng.sample(qs, len(qs)):
