@@ -192,17 +192,16 @@ def translate_story(episode: str, text: str, translate: Translate, max_attempts:
             try:
                 events, p, c = translate(sentence, out.events, problems)
             except LLMOutputError as e:  # a refused reply still cost its tokens
-                out.latency_s.append(time.perf_counter() - start)
                 out.prompt_tokens += int(e.usage.get("prompt_tokens") or 0)
                 out.completion_tokens += int(e.usage.get("completion_tokens") or 0)
                 problems = list(e.problems)[:5]
                 continue
             except LLMError as e:
-                out.latency_s.append(time.perf_counter() - start)
                 out.error = one_line(e)
                 out.untranslated.append((n, sentence, [f"request failed: {one_line(e)}"]))
                 break
-            out.latency_s.append(time.perf_counter() - start)
+            finally:  # every request is timed, refused and failed ones too
+                out.latency_s.append(time.perf_counter() - start)
             out.prompt_tokens += p
             out.completion_tokens += c
             problems = problems_of(sentence, events, out.events)
