@@ -67,11 +67,11 @@ class MazeBeliefAgent(MazePlayer):
             return ec_answer(q, self.tracker.maze, self.tracker.possible)
         return self.tracker.answer(q)
 
-    def compose_message(self, view: dict, room: str | None = None):
-        """Share a sighting of the adversary (and where I am once my action is done) with the partner."""
+    def compose_message(self, view: dict):
+        """Share a sighting of the adversary (and where I am) with the partner."""
         adv = self.tracker.adversary
         if adv in view["seen"]:
-            return {("at", adv): view["seen"][adv], ("at", self.name): room or view["room"]}
+            return {("at", adv): view["seen"][adv], ("at", self.name): view["room"]}
         return None
 
     def _search(self, room: str):
@@ -157,19 +157,18 @@ class EscapeBeliefAgent(MazeBeliefAgent):
     #: whether it models its partner (False: :class:`EscapeLookaheadAgent`, the ablation)
     partner_model = True
 
-    def compose_message(self, view: dict, room: str | None = None):
-        """Where I am (once my action is done), and the killer when I see it (the partner plans its route and
-        its role with both); nothing in full view (the source's rules), where the partner sees it all."""
+    def compose_message(self, view: dict):
+        """Where I am, and the killer when I see it (the partner plans its route and its role with both);
+        nothing in full view (the source's rules), where the partner sees it all."""
         if not view["active"] or self.layout.get("full_view"):
             return None
-        room = room or view["room"]
-        facts = {("at", self.name): room}
+        facts = {("at", self.name): view["room"]}
         adv = self.tracker.adversary
         if adv in view["seen"]:
             facts[("at", adv)] = view["seen"][adv]
-        if self._told == (room, view["seen"].get(adv)):
+        if self.tracker.known.get(("at", self.name)) == view["room"] and self._told == (view["room"], view["seen"].get(adv)):
             return None
-        self._told = (room, view["seen"].get(adv))
+        self._told = (view["room"], view["seen"].get(adv))
         return facts
 
     _told = None
@@ -260,7 +259,7 @@ class EscapeLookaheadAgent(EscapeBeliefAgent):
     kind = "lookahead"
     partner_model = False
 
-    def compose_message(self, view: dict, room: str | None = None):
+    def compose_message(self, view: dict):
         return None
 
     def perceive(self, events, info: dict | None = None) -> None:

@@ -8,7 +8,7 @@ ToM answers come from the general checker on the same private trace (a
 from __future__ import annotations
 
 from belief.agents.protocol import AgentBase
-from belief.envs.maze.world import DIRECTIONS, MOVES, Maze
+from belief.envs.maze.world import Maze
 from belief.grading.questions import NO, YES, parse_fluent, private_answer, question_from_dict
 from belief.grading.render import say
 from belief.truth.index import is_marker
@@ -112,10 +112,8 @@ class MazeTracker:
 
 class MazePlayer(AgentBase):
     """A maze player under the agent protocol: ``perceive`` starts a new round in its tracker when its view's
-    round moved on (the adversary may have moved) before it feeds the events; ``act`` decides the action
-    (:meth:`choose`), then the message (:meth:`compose_message`) on the view it acts on and the room it will be in
-    once the action is done: the message is posted after the action, so "where I am" is where the player is then.
-    """
+    round moved on (the adversary may have moved) before it feeds the events; ``act`` decides the message
+    (:meth:`compose_message`) on the view it acts on, then the action (:meth:`choose`)."""
 
     tracker: MazeTracker
     _round = None
@@ -132,9 +130,8 @@ class MazePlayer(AgentBase):
     def new_round(self) -> None:
         """The adversary moved (as far as this player knows)."""
 
-    def compose_message(self, view: dict, room: str | None = None):
-        """Facts for the partner (``{fluent: value}``), or None; ``room``: where the player will be when the
-        message is posted (after its action; default: ``view["room"]``)."""
+    def compose_message(self, view: dict):
+        """Facts for the partner (``{fluent: value}``), or None."""
         return None
 
     def choose(self, view: dict, mask) -> int:  # pragma: no cover - every agent overrides it
@@ -142,17 +139,8 @@ class MazePlayer(AgentBase):
 
     def act(self, observation, info: dict) -> int:
         view = info["obs"]
-        action = self.choose(view, info["action_mask"])
-        self._outgoing = self.compose_message(view, self.room_after(view, action))
-        return action
-
-    def room_after(self, view: dict, action: int) -> str:
-        """The room the player is in once ``action`` is done: a move goes through its open door (legal moves
-        only: an illegal action is a stay), anything else stays."""
-        room = view["room"]
-        if action in MOVES.values() and room in self.tracker.maze.rooms:
-            return self.tracker.maze.step_to(room, DIRECTIONS[action - 1]) or room
-        return room
+        self._outgoing = self.compose_message(view)
+        return self.choose(view, info["action_mask"])
 
     def message(self):
         return self._outgoing
