@@ -25,8 +25,8 @@ import random
 
 import numpy as np
 
-from belief.envs.maze.events import (door_value, f_at, move_event, press_event, public_event, setup_events,
-                                     tell_event, view_event)
+from belief.envs.maze.events import (door_value, f_at, move_event, press_event, public_event, self_look_event,
+                                     setup_events, tell_event, view_event)
 from belief.envs.maze.world import (ACTION_NAMES, DIRECTIONS, MOVES, N_ACTIONS, PRESS, STAY, USE, Maze,
                                     room_index)
 from belief.envs.base.spaces import printable
@@ -121,6 +121,8 @@ class MazeEnv(TurnBasedTextEnv):
                                  "adversary": self.adversary, **self.layout_meta()})
         for ev in setup_events(self.maze, PLAYERS, self.entities, "setup"):
             self._log(ev)
+        for p in PLAYERS:
+            self._self_look(p, "setup")
         for room in sorted({self.maze.pos[p] for p in PLAYERS}):
             self._look(room, "setup")
         self._refresh_infos()
@@ -135,6 +137,12 @@ class MazeEnv(TurnBasedTextEnv):
     # --- the trace, and what each player perceived ---------------------------------------------------
     def _look(self, room: str, source: str) -> None:
         self._log(view_event(self.maze, room, self.active_players(), self.entities, source, self.extra_fluents(room)))
+
+    def _self_look(self, player: str, source: str) -> None:
+        """``player`` sees where it is, witnessed by every active player (partial view only: in full view every
+        move is seen by everyone, so the witnessed look adds nothing)."""
+        if not self.maze.full_view:
+            self._log(self_look_event(player, self.active_players(), source))
 
     def active_players(self) -> tuple:
         return tuple(p for p in PLAYERS if self.active(p))
@@ -267,6 +275,7 @@ class MazeEnv(TurnBasedTextEnv):
         self._log(move_event(self.maze, who, before, after, self.active_players(), source,
                              as_agent=who != self.adversary))
         if who in PLAYERS:
+            self._self_look(who, source)
             self._look(after, source)
         self.after_move(who)
 

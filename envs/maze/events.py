@@ -16,6 +16,12 @@ starts is seen by nobody (``setup``); a player sees its own room (the states of 
 behind one of its open doors), jointly with everyone in the room. A move is seen by the mover and by every
 player who sees the room it leaves or enters; a button press by the presser and by the players in the two rooms of its door. Messages are
 ``tell`` events from a player to its partner.
+
+A player always knows where it is, and the rules say so to everyone: at the start and after each of its moves
+it looks at its own room (``self_look_event``: it sees ``at(itself)``, every player witnesses that it looked, not
+the room), so "Does Bob know where Bob is?" is answered yes from anyone's record, and awareness of it holds at
+every order (joint witnessing). Only the player's own room is witnessed: what else it sees depends on where it
+is and what is there, which its partner may not know.
 """
 
 from __future__ import annotations
@@ -75,6 +81,12 @@ def setup_events(maze, players, entities, source: str) -> list:
     return [layout, start]
 
 
+def self_look_event(player: str, players, source: str):
+    """``player`` sees where it is; every one of ``players`` witnesses the look (the rules are public: a player
+    always knows its own room), without seeing the room."""
+    return Observe(agents=(player,), fluents=(f_at(player),), witnesses=tuple(players), source=source)
+
+
 def move_event(maze, mover: str, before: str, after: str, players, source: str, *, as_agent: bool = True):
     """``mover`` goes from ``before`` to ``after``: seen by the mover (if a player) and by everyone who sees
     either room (``maze`` is the state after the move)."""
@@ -109,4 +121,4 @@ def public_event(name: str, players, effects: dict, source: str, params=None):
 
 
 __all__ = ["f_at", "f_door", "door_value", "eff", "present", "seeing", "room_view", "view_event", "setup_events",
-           "move_event", "press_event", "tell_event", "public_event"]
+           "self_look_event", "move_event", "press_event", "tell_event", "public_event"]
