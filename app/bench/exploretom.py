@@ -47,7 +47,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Optional
 
 from belief.errors import BeliefError
 
