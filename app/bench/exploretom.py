@@ -180,17 +180,19 @@ def map_events(events: list, rooms, module) -> tuple[list, int]:
         elif k in ("tell", "announce"):
             (item,) = ev["content"]
             (obj,), value = item["subject"], item["value"]
-            prop = bt.ROOM_LOCATION if value in rooms else bt.CONTAINER_LOCATION
+            to_room = value in rooms
+            prop = bt.ROOM_LOCATION if to_room else bt.CONTAINER_LOCATION
             topic = (obj, prop, value, True)
             if k == "tell":
                 (to,) = ev["recipients"]
                 peek = {"people_peeking": list(ev["overheard_by"])} if ev.get("overheard_by") else {}
                 call = ("private_communication", (ev["sender"], to, topic), peek)
-                about = {"sender": ev["sender"], "to": [to], "object": obj, "value": value,
+                about = {"sender": ev["sender"], "to": [to], "object": obj, "value": value, "to_room": to_room,
                          "overheard": list(ev.get("overheard_by", ()))}
             else:
                 call = ("broadcast_communication", (ev["sender"], topic), {})
-                about = {"sender": ev["sender"], "room": loc.get(ev["sender"]), "object": obj, "value": value}
+                about = {"sender": ev["sender"], "room": loc.get(ev["sender"]), "object": obj, "value": value,
+                         "to_room": to_room}
             steps.append(Step([ev], [call], k, about))
         else:
             raise ExploreToMError(f"no ExploreToM action for a {k!r} event")
@@ -378,6 +380,10 @@ def _label(step: Step, chain: tuple, fluent: tuple, theirs, reality) -> str:
             return "carried_keeps_container"
         if pred == "at" and thing == a["agent"] and chain[0] in a["left_behind"]:
             return "walk_not_seen_leaving"  # the walk back from the room the object went to
+        if pred == "in" and reality == a["to"] and chain[0] in [a["agent"], *a["left_behind"]]:
+            return "open_object_hidden"  # another object in the open there, seen by the mover on arrival
+    if step.kind in ("tell", "announce") and a["to_room"] and thing == a["object"] and theirs not in (None, a["value"]):
+        return "told_room_keeps_container"  # told the room it is in, ExploreToM keeps the container last believed
     if step.kind in ("move", "place") and len(chain) == 2 and chain[0] in a.get("inattentive", ()):
         return "distracted_second_order"
     extra = [k for k in ("inattentive", "secret", "overheard") if a.get(k)]
@@ -463,7 +469,7 @@ def run(directory, n: int = 4000, seed: int = 0, questions_per_event: int = 8, p
         return round(1e6 * seconds / count, 3) if count else None
 
     ours_all, theirs_all = ours_append + ours_ask, their_act + their_ask
-    unexplained = sum(c for lab, c in labels.items() if lab not in KNOWN)
+    outside = sum(c for lab, c in labels.items() if lab not in KNOWN)
     out = {
         "stories": n, "seed": seed, "questions_per_event": questions_per_event, "policy": policy,
         "actions": steps, "questions": questions, "our_appends": appends, "exploretom_calls": calls,
@@ -480,10 +486,10 @@ def run(directory, n: int = 4000, seed: int = 0, questions_per_event: int = 8, p
         "agreement": round(agree / questions, 4) if questions else None,
         "agreement_by_order": {str(k): round(agree_by_order[k] / by_order[k], 4) for k in sorted(by_order)},
         "disagreements": dict(labels.most_common()),
-        "unexplained": unexplained,
+        "outside_known": outside,
     }
     if shown:
-        out["unexplained_examples"] = shown
+        out["outside_known_examples"] = shown
     return out
 
 

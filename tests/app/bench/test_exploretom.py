@@ -95,46 +95,57 @@ def test_distraction_and_a_walk_are_mapped_and_answered_as_worked_out(etom):
 
 @needs_exploretom
 def test_a_carry_to_another_room_is_mapped_and_answered_as_worked_out(etom):
-    """Anne, Bob and Carl see the apple put in the basket; Carl walks into the garden; Anne carries the apple
-    there (and walks back, as our generator's mover stays); then Dana, who never saw the apple, enters the
-    garden."""
+    """Anne, Bob, Carl and Eve see the apple put in the basket; Eve leaves; Carl walks into the garden; Anne
+    carries the apple there (and walks back, as our generator's mover stays); Dana, who never saw the apple,
+    enters the garden; Anne tells Eve the apple is in the garden."""
     from belief.app.bench.exploretom import explain, plan_story
 
     story = _story([
-        {"kind": "enter", "agents": ["Anne", "Bob", "Carl"], "room": "kitchen"},
+        {"kind": "enter", "agents": ["Anne", "Bob", "Carl", "Eve"], "room": "kitchen"},
         {"kind": "statement", "subject": ["apple"], "value": "basket", "room": "kitchen"},
+        {"kind": "exit", "agents": ["Eve"], "room": "kitchen"},
         {"kind": "enter", "agents": ["Carl"], "room": "garden"},
         {"kind": "move", "agent": "Anne", "object": "apple", "to": "garden"},
         {"kind": "enter", "agents": ["Dana"], "room": "garden"},
+        {"kind": "tell", "sender": "Anne", "recipients": ["Eve"], "content": [{"subject": ["apple"], "value": "garden"}]},
     ], {"kitchen": ("basket",), "garden": ()})
     plan = plan_story(story, etom, 0, random.Random(0))
-    assert plan.steps[3].theirs == [("move_object_room", ("Anne", "apple", "garden"), {}),
+    assert plan.steps[4].theirs == [("move_object_room", ("Anne", "apple", "garden"), {}),
                                     ("enter_room", ("Anne", "kitchen"), {})]
-    assert [e["kind"] for e in plan.steps[3].ours] == ["statement", "enter", "statement", "enter"]
+    assert [e["kind"] for e in plan.steps[4].ours] == ["statement", "enter", "statement", "enter"]
+    assert plan.steps[6].theirs == [("private_communication", ("Anne", "Eve", ("apple", "room_location", "garden",
+                                                                               True)), {})]
     apple = ("in", "apple")
     asked = [(("Anne",), apple), (("Bob",), apple), (("Carl",), apple), (("Carl", "Anne"), apple)]
-    dana = (("Dana",), apple)
-    got = _run_both(plan, etom, {3: asked, 4: [dana]})
-    assert got[3] == {asked[0]: ("garden", "garden"),   # the carrier
+    dana, eve = (("Dana",), apple), (("Eve",), apple)
+    got = _run_both(plan, etom, {4: asked, 5: [dana], 6: [eve]})
+    assert got[4] == {asked[0]: ("garden", "garden"),   # the carrier
                       asked[1]: (None, None),           # left behind: saw it go, not where
                       asked[2]: ("garden", "basket"),   # ExploreToM keeps the container Carl last saw
                       asked[3]: ("garden", "basket")}
-    assert got[4][dana] == ("garden", None)             # ExploreToM: the apple in the open is hidden from Dana
-    why = explain(plan, [asked[2], dana], etom)
-    assert why[asked[2]][:2] == ("carried_keeps_container", 3)
-    assert why[dana][:2] == ("open_object_hidden", 4)
+    assert got[5][dana] == ("garden", None)             # ExploreToM: the apple in the open is hidden from Dana
+    assert got[6][eve] == ("garden", "basket")          # told the room; ExploreToM keeps the container
+    why = explain(plan, [asked[2], dana, eve], etom)
+    assert why[asked[2]][:2] == ("carried_keeps_container", 4)
+    assert why[dana][:2] == ("open_object_hidden", 5)
+    assert why[eve][:2] == ("told_room_keeps_container", 6)
 
 
 @needs_exploretom
 def test_the_command_on_a_few_stories(etom):
-    """Every question is asked of both; every disagreement is one of ExploreToM's four known errors."""
+    """Every question is asked of both; every disagreement is traced to a named error of ExploreToM's tracker
+    (the four known ones, or the told room that keeps the old container), none to an unnamed action."""
+    from belief.app.bench.exploretom import KNOWN
+
     r = runner.invoke(app, ["bench", "exploretom", "--exploretom", ETOM, "--n", "40", "--questions-per-event", "3",
                             "--json"])
     assert r.exit_code == 0, r.output
     s = json.loads(r.output.strip().splitlines()[-1])
     assert s["stories"] == 40 and s["questions"] == 3 * s["actions"] > 0
     assert 0.5 < s["agreement"] < 1  # the trackers mostly agree, and ExploreToM's known errors show up
-    assert s["unexplained"] == 0 and sum(s["disagreements"].values()) == round((1 - s["agreement"]) * s["questions"])
+    assert sum(s["disagreements"].values()) == round((1 - s["agreement"]) * s["questions"])
+    assert set(s["disagreements"]) <= set(KNOWN) | {"told_room_keeps_container"}
+    assert s["outside_known"] == s["disagreements"].get("told_room_keeps_container", 0)
     for side in ("ours", "exploretom"):
         assert s[side]["append_us"] > 0 and s[side]["question_us"] > 0
     assert s["goal_met"] == (s["ratio"]["all_in"] <= 1)
