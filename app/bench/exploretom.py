@@ -424,7 +424,7 @@ def run(directory, n: int = 4000, seed: int = 0, questions_per_event: int = 8, p
     config = StoryConfig(features=FEATURES)
     rng = random.Random(f"exploretom-bench:{seed}")
     ours_parse = ours_append = ours_ask = their_act = their_ask = 0.0
-    appends = calls = steps = questions = agree = dropped_messages = dropped_twists = 0
+    appends = calls = steps = questions = repeated = agree = dropped_messages = dropped_twists = 0
     by_order = collections.Counter()
     agree_by_order = collections.Counter()
     labels: collections.Counter = collections.Counter()
@@ -445,6 +445,8 @@ def run(directory, n: int = 4000, seed: int = 0, questions_per_event: int = 8, p
         dropped_messages += plan.dropped_messages
         dropped_twists += plan.dropped_twists
         differ = []
+        for step in plan.steps:
+            repeated += len(step.questions) - len(set(step.questions))
         for step, a, b in zip(plan.steps, mine, yours):
             for q, x, y in zip(step.questions, a, b):
                 same = _ours(x) == y
@@ -472,16 +474,17 @@ def run(directory, n: int = 4000, seed: int = 0, questions_per_event: int = 8, p
     outside = sum(c for lab, c in labels.items() if lab not in KNOWN)
     out = {
         "stories": n, "seed": seed, "questions_per_event": questions_per_event, "policy": policy,
-        "actions": steps, "questions": questions, "our_appends": appends, "exploretom_calls": calls,
+        "actions": steps, "questions": questions,
+        "repeated_questions": round(repeated / questions, 4) if questions else None, "our_appends": appends, "exploretom_calls": calls,
         "dropped_messages": dropped_messages, "dropped_twists": dropped_twists,
         "ours": {"parse_us": us(ours_parse, steps), "append_us": us(ours_append, steps), "question_us": us(ours_ask, questions),
                  "per_question_all_in_us": us(ours_all, questions)},
         "exploretom": {"append_us": us(their_act, steps), "question_us": us(their_ask, questions),
                        "per_question_all_in_us": us(theirs_all, questions)},
         "ratio": {"append": round(ours_append / their_act, 2) if their_act else None,
-                  "question": round(ours_ask / their_ask, 2) if their_ask else None,
-                  "all_in": round(ours_all / theirs_all, 2) if theirs_all else None},
-        "goal_met": bool(theirs_all) and ours_all <= theirs_all,
+                  "question": round(ours_ask / their_ask, 2) if questions and their_ask else None,
+                  "all_in": round(ours_all / theirs_all, 2) if questions and theirs_all else None},
+        "goal_met": (ours_all <= theirs_all) if questions and theirs_all else None,
         "clock_cost_us": round(1e6 * gap, 3),
         "agreement": round(agree / questions, 4) if questions else None,
         "agreement_by_order": {str(k): round(agree_by_order[k] / by_order[k], 4) for k in sorted(by_order)},
