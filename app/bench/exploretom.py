@@ -15,13 +15,15 @@ mapped action by action (:func:`plan_story`):
   ``people_peeking`` / ``people_distracted``. ExploreToM's containers are closed (an object inside one is hidden
   from later arrivals); ours are open unless a move says ``opaque``, so our side marks every placement opaque;
 - a move into another room: ExploreToM's ``move_object_room`` carries the object *and* walks the mover there,
-  while our generator leaves the mover behind; both sides get the carry and the walk back (ours: the move,
-  ``enter`` the new room, ``enter`` the old one; ExploreToM: ``move_object_room``, ``enter_room`` the old room).
+  while our generator leaves the mover behind; both sides get the carry and the walk back (ours: a statement
+  that the object is gone, seen in the old room; ``enter`` the new room; a statement that it is there, seen in
+  the new room; ``enter`` the old one. ExploreToM: ``move_object_room``, ``enter_room`` the old room).
   ``move_object_room`` takes no peeking or distraction: such twists are dropped from both sides (counted);
 - ``tell`` -> ``private_communication`` (``overheard_by`` as ``people_peeking``), ``announce`` ->
   ``broadcast_communication``, the content as a world-state topic (container or room location). ExploreToM
-  refuses a private tell when the sender already thinks the listener believes it; such a tell is dropped from
-  both sides (counted).
+  passes on only what the speaker knows, and refuses a private tell when the sender already thinks the listener
+  believes it; a message whose sender does not believe it (our tracker's answer) or that ExploreToM refuses is
+  dropped from both sides (counted), and so is a peek or overhearing by someone only that message named.
 
 After every action (one generated event), ``questions_per_event`` random questions are put to both: "where does A
 think X is" and "where does A think B thinks X is" (A != B, X an object or a person other than them, as
@@ -33,7 +35,8 @@ cost is measured and taken off each interval.
 
 Disagreements are explained by replaying their story: the action after which the two answers to that question
 parted names it (:func:`explain`); four labels are the known errors of ExploreToM's tracker
-(docs/evaluation.md), anything else is reported as unexplained.
+(docs/evaluation.md, :data:`KNOWN`); anything else (a named fifth, ``told_room_keeps_container``, or an
+``other:...`` label) is counted as ``outside_known``.
 """
 
 from __future__ import annotations
