@@ -122,6 +122,8 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
                     "possible query (a table, or one JSON line with --json)."),
     "online": ("tom", "Append N events to a Tracker with one chain query after each; CPU time per event and query "
                "against one batch check."),
+    "exploretom": ("tom", "Side by side with ExploreToM's belief tracker on the same stories: CPU time per action "
+                   "and per question of each, the ratios, and how often they agree (disagreements by cause)."),
     "transport": ("transport", "CoBel vs baselines on transport_v0: a table of mean figures, or one JSON line with "
                   "--json."),
     "llm-cache": ("llm", "Time the LLM response cache (a SQLite file): writes and reads per second (a table, or one "

@@ -232,6 +232,43 @@ def bench_online_cmd(
     run_options.emit_figures(res, output, files, f"bench online: {events} events appended to a Tracker")
 
 
+@bench_app.command("exploretom")
+@run_options.figures_options
+def bench_exploretom_cmd(
+    exploretom: Path = typer.Option(..., "--exploretom", help="a checkout of "
+                                    "https://github.com/facebookresearch/ExploreToM (the folder holding "
+                                    "belief_tracker.py); its code is imported from there, never copied"),
+    n: int = typer.Option(4000, "--n", min=1, max=1_000_000, help="stories generated (belief stories)"),
+    seed: int = typer.Option(0, "--seed", min=0, help="seed of the story set and of the questions"),
+    questions_per_event: int = typer.Option(8, "--questions-per-event", min=0, max=1000,
+                                            help="random first- and second-order questions after each action"),
+    policy: str = _POLICY,
+    progress: bool = run_options.PROGRESS,
+    output: dict = None,
+):
+    """Side by side with ExploreToM's belief tracker on the same stories: CPU time per action and per question
+    of each, the ratios, and how often they agree (disagreements by cause).
+
+    Our story generator's stories, restricted to ExploreToM's actions, drive both `FullBeliefTracker` and our
+    `Tracker`; the same first- and second-order questions are asked of both after every action. Every
+    disagreement is traced to the action after which the answers parted and labelled; four labels are the known
+    errors of ExploreToM's tracker, the rest count as `unexplained` (docs/benchmarks.md)."""
+    from belief.app.bench import exploretom as bench_exploretom
+
+    _known_policy(policy)
+    files = run_options.figures_files(output)
+    try:
+        bench_exploretom.load_exploretom(exploretom)
+    except bench_exploretom.ExploreToMError as e:
+        run_options.fail(str(e), 2)
+    from belief.app.runs.progress import progress_bar
+
+    with progress_bar("stories", total=n, enabled=progress) as bar:
+        res = bench_exploretom.run(exploretom, n, seed, questions_per_event, policy, progress=bar.advance)
+    run_options.emit_figures(res, output, files, f"bench exploretom: {n} stories, {questions_per_event} "
+                             "questions after each action")
+
+
 @app.command("explain")
 def explain_cmd(
     trace: Path = typer.Argument(..., help="A whole global trace (JSONL, belief.truth.trace, ending with its end marker), e.g. "
