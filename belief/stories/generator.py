@@ -81,11 +81,11 @@ class Story:
 
     def trace(self, events: Optional[list] = None) -> Trace:
         """The story's trace, or that of ``events`` (a variant of its events) under the same meta. The meta
-        declares the rooms (``rooms``), so moving an object into a room nobody has entered yet is read as a room
+        declares the rooms (``room_names``), so moving an object into a room nobody has entered yet is read as a room
         move, not as a move into a container of that name."""
         return Trace(self.events if events is None else events,
                      meta={"episode": self.id, "generator": "belief.stories", "seed": self.seed, "index": self.index,
-                           "rooms": list(self.rooms)})
+                           "room_names": list(self.rooms)})
 
 
 class _World:
@@ -162,7 +162,7 @@ def generate_story(seed: int, index: int, config: StoryConfig = StoryConfig()) -
 def _belief(events: list, rooms, agent: str, obj: str) -> Optional[str]:
     """What ``agent`` believes about ``obj`` after ``events`` (the checker's answer, ``rooms`` declared as
     :meth:`Story.trace` does), or None."""
-    v = check(Trace(events, meta={"rooms": list(rooms)})).value((agent,), ("in", obj))
+    v = check(Trace(events, meta={"room_names": list(rooms)})).value((agent,), ("in", obj))
     return v if isinstance(v, str) and not is_marker(v) else None
 
 

@@ -54,7 +54,7 @@ class PrivateTrace:
     def __init__(self, agent: str, policy="strict-truthful", constraints=None, rooms=None):
         self.agent = agent
         self.policy = policy
-        # the world's rules and its declared rooms (``meta["rooms"]``) are public: the private record has them too
+        # the world's rules and its declared rooms (``meta["room_names"]``) are public: the private record has them too
         meta: dict = {"constraints": list(constraints)} if constraints else {}
         if rooms is not None:
             meta[ROOMS_KEY] = rooms if isinstance(rooms, str) else list(rooms)  # (a str is refused by the record)

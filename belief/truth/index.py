@@ -377,7 +377,7 @@ class IndexBuilder:
     """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects."""
 
     def __init__(self, trace, policy: TrustPolicy, rooms: Optional[Iterable[str]] = None):
-        """``rooms``: the rooms known up front (default: the trace's ``meta["rooms"]``, :func:`declared_rooms`)."""
+        """``rooms``: the rooms known up front (default: the trace's ``meta["room_names"]``, :func:`declared_rooms`)."""
         self.trace = trace
         self.policy = policy
         self.aid: dict[str, int] = {}
@@ -832,14 +832,14 @@ class IndexBuilder:
 
     def on_move(self, ev, t, e):
         """``to`` is a container in ``to_room`` when given; else a room if it is one already (declared in
-        ``meta["rooms"]``, entered, or the room of a statement); else a container, in its room if placed
+        ``meta["room_names"]``, entered, or the room of a statement); else a container, in its room if placed
         before, or in the mover's room (an undeclared room nobody has named yet is taken for a container)."""
         room = self._actor_room(ev, ev.agent)
         to = ev.to
         if ev.to_room is not None:
             if to in self.declared:
-                self.fail(ev, f"the {to} is a room (meta rooms) but to_room makes it a container in the {ev.to_room} "
-                              f"(drop to_room to move the {ev.object} into that room, or the {to} from meta rooms)")
+                self.fail(ev, f"the {to} is a room (meta room_names) but to_room makes it a container in the {ev.to_room} "
+                              f"(drop to_room to move the {ev.object} into that room, or the {to} from meta room_names)")
             dest = self._set_container(to, ev.to_room)
         elif to in self.rooms:
             dest = to

@@ -730,11 +730,11 @@ def _read_fast(trace: "Trace", lines: list) -> bool:
 
 
 #: the key of a trace's meta that names its rooms up front
-ROOMS_KEY = "rooms"
+ROOMS_KEY = "room_names"
 
 
 def declared_rooms(meta) -> frozenset:
-    """The rooms ``meta["rooms"]`` declares up front (a list of names; empty when absent).
+    """The rooms ``meta["room_names"]`` declares up front (a list of names; empty when absent).
 
     A room is otherwise known only once an event names it as one (an ``enter``, a statement's ``room``), so a
     ``move`` whose ``to`` names a room nobody has entered yet would be taken for a container in the mover's
@@ -745,14 +745,14 @@ def declared_rooms(meta) -> frozenset:
         return frozenset()
     if not isinstance(rooms, list):
         shown = repr(rooms) if len(repr(rooms)) <= 40 else repr(rooms)[:40] + "..."
-        raise TraceError(f"rooms must be a list of room names, got {shown}")
+        raise TraceError(f"room_names must be a list of room names, got {shown}")
     for i, name in enumerate(rooms):
         if not isinstance(name, str):
-            raise TraceError(f"rooms[{i}] must be a room name (a string), got {type(name).__name__}")
+            raise TraceError(f"room_names[{i}] must be a room name (a string), got {type(name).__name__}")
         try:
             _valid_name(name)
         except ValueError as e:
-            raise TraceError(f"rooms[{i}]: {e}") from None
+            raise TraceError(f"room_names[{i}]: {e}") from None
     return frozenset(rooms)
 
 

@@ -98,11 +98,11 @@ def _room_of(story, place):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), index=st.integers(0, 10**4))
 def test_no_room_is_taken_for_a_container_and_objects_are_seen_where_they_are(seed, index):
-    """Stories declare their rooms (meta rooms), so a move into a room nobody has entered yet is a room move:
+    """Stories declare their rooms (meta room_names), so a move into a room nobody has entered yet is a room move:
     no room name becomes a container, and each object is shown to arrivals in the room it really lies in."""
     story = generate_story(seed, index, StoryConfig(features=("room_move", "tell", "peek")))
     trace = story.trace()
-    assert trace.meta["rooms"] == list(story.rooms)
+    assert trace.meta["room_names"] == list(story.rooms)
     replay = IndexBuilder(trace, get_policy("strict-truthful")).run()
     assert not set(replay.container_room) & set(story.rooms)
     for c, room in replay.container_room.items():

@@ -1,4 +1,4 @@
-"""Rooms declared up front (``meta["rooms"]``): a move into a room nobody has entered yet moves the object into
+"""Rooms declared up front (``meta["room_names"]``): a move into a room nobody has entered yet moves the object into
 that room (seen there by later arrivals), not into a container of that name in the mover's room. Golds worked by
 hand from docs/logic.md: a chain holds the value of the latest update all its agents observed together (none:
 no value); an arrival sees what its room holds."""
@@ -18,7 +18,7 @@ from belief.truth.index import HOW_ENTERED, HOW_SEEN
 from belief.truth.trace import Trace
 
 APPLE = ("in", "apple")
-ROOMS = {"rooms": ["porch", "garden"]}
+ROOMS = {"room_names": ["porch", "garden"]}
 
 # Kate and Maya are on the porch and see the apple in the closet; Kate takes it out to the garden (nobody has
 # entered the garden yet); Tara comes onto the porch.
@@ -61,7 +61,7 @@ def test_a_later_arrival_in_the_declared_room_sees_the_object_there():
 
 
 def test_an_undeclared_room_nobody_named_stays_a_container_in_the_movers_room():
-    """Backward compatible (docs/trace-format.md): without ``meta["rooms"]`` the ``garden`` of the move is a
+    """Backward compatible (docs/trace-format.md): without ``meta["room_names"]`` the ``garden`` of the move is a
     container on the porch, so Tara sees it "in the garden" on the porch and Leo does not see it in the garden."""
     truth = check(Trace(STORY + LATER))
     assert truth.value(("Tara",), APPLE, 3) == "garden"
@@ -99,14 +99,14 @@ def test_private_traces_keep_the_declared_rooms():
     truth = check(trace)
     for agent in ("Kate", "Maya", "Tara", "Leo"):
         mine = private_trace(trace, agent)
-        assert mine.meta["rooms"] == ROOMS["rooms"]
+        assert mine.meta["room_names"] == ROOMS["room_names"]
         assert check(mine).value((agent,), APPLE) == truth.value((agent,), APPLE), agent
     assert check(private_trace(Trace(STORY, meta=ROOMS), "Tara")).value(("Tara",), APPLE) is None
 
 
 def test_a_declared_room_made_a_container_is_refused_naming_the_event():
     bad = {"kind": "move", "agent": "Kate", "object": "apple", "to": "garden", "to_room": "porch"}
-    with pytest.raises(TraceError, match=r"t=2: the garden is a room \(meta rooms\) but to_room makes it a "
+    with pytest.raises(TraceError, match=r"t=2: the garden is a room \(meta room_names\) but to_room makes it a "
                                          r"container in the porch"):
         check(Trace([*STORY[:2], bad], meta=ROOMS))
     tracker = Tracker(meta=ROOMS)
@@ -121,18 +121,18 @@ def test_a_declared_room_made_a_container_is_refused_naming_the_event():
 
 
 @pytest.mark.parametrize("rooms, message", [
-    ("garden", "rooms must be a list of room names, got 'garden'"),
-    ({"garden": 1}, "rooms must be a list of room names"),
-    (["porch", 3], r"rooms\[1\] must be a room name \(a string\), got int"),
-    (["back yard"], r"rooms\[0\]: invalid name 'back yard'"),
-    ([""], r"rooms\[0\]: invalid name"),
+    ("garden", "room_names must be a list of room names, got 'garden'"),
+    ({"garden": 1}, "room_names must be a list of room names"),
+    (["porch", 3], r"room_names\[1\] must be a room name \(a string\), got int"),
+    (["back yard"], r"room_names\[0\]: invalid name 'back yard'"),
+    ([""], r"room_names\[0\]: invalid name"),
 ])
 def test_malformed_declared_rooms_are_one_error(rooms, message):
     with pytest.raises(TraceError, match=message):
-        Trace(STORY, meta={"rooms": rooms})
+        Trace(STORY, meta={"room_names": rooms})
     with pytest.raises(TraceError, match=message):
-        Tracker(meta={"rooms": rooms})
-    text = json.dumps({"format": "belief-trace", "meta": {"rooms": rooms}, "schema_version": 1}) + "\n"
+        Tracker(meta={"room_names": rooms})
+    text = json.dumps({"format": "belief-trace", "meta": {"room_names": rooms}, "schema_version": 1}) + "\n"
     with pytest.raises(TraceError, match=r"^t\.jsonl:1: header: meta: " + message):
         Trace.loads(text, source="t.jsonl")
 
@@ -141,3 +141,9 @@ def test_declared_rooms_survive_the_file():
     trace = Trace(STORY, meta=ROOMS)
     again = Trace.loads(trace.dumps())
     assert again.meta == ROOMS and check(again).value(("Tara",), APPLE) is None
+
+
+def test_a_rooms_key_of_another_kind_is_carried_along_unread():
+    """``rooms`` (a room count in some environments' meta) is not ``room_names``: nothing is declared."""
+    truth = check(Trace(STORY, meta={"rooms": 2}))
+    assert truth.value(("Tara",), APPLE) == "garden"  # the undeclared garden: a container on the porch
