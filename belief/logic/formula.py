@@ -263,6 +263,26 @@ class Believes(_Modal):
         _set_modal_hash(self, hash(("believes", agent, body._hash)))  # the body's hash, not a call of its __hash__
         return self
 
+    @staticmethod
+    def _trusted_chain(agents: Iterable[Term], body: Formula) -> Formula:
+        """``Believes._trusted`` applied for each agent in turn, innermost first (``(b, a)`` builds ``a BELIEVE b
+        BELIEVE body``) in one call: for parsers, which build every fact's chain (the same normal form and checks
+        as :meth:`_trusted`, inlined)."""
+        f = body
+        for agent in agents:
+            if (f.__class__ is Believes or f.__class__ is Unsure) and f.agent == agent:  # type: ignore[attr-defined]
+                continue
+            depth = f._depth + 1
+            if depth > MAX_DEPTH:
+                raise FormulaDepthError()
+            b = _new(Believes)
+            _set_agent(b, agent)
+            _set_body(b, f)
+            _set_depth(b, depth)
+            _set_modal_hash(b, hash(("believes", agent, f._hash)))
+            f = b
+        return f
+
 
 class Unsure(_Modal):
     """``agent UNSURE p``: the agent believes neither p nor NOT p. ``UNSURE NOT p`` is ``UNSURE p``."""
