@@ -260,11 +260,11 @@ class ReadableLines:
         by every line that has it (they are immutable values: sharing changes no equality, hash or printing)."""
         term = self.term
         infix = self.infix
-        atom_trusted, chain_trusted, fact_trusted = Atom._trusted, Believes._trusted_chain, Fact._trusted
+        atom_trusted, fact_chain = Atom._trusted, Fact._trusted_chain
         terms: dict[str, Any] = {}
         atoms: dict[tuple, Atom] = {}
         literals: dict[tuple, Formula] = {}  # (NOT or the UNSURE agent's token, id of the atom) -> Not or Unsure
-        chains: dict[str, tuple] = {}  # the chain's text -> its agents' terms, innermost first
+        chains: dict[str, tuple] = {"": ()}  # the chain's text -> its agents' terms, innermost first
         facts: list[Fact] = []
         append = facts.append
         for (chain, neg, first, rel, b, call, args, u_a, u_rel, u_b, u_pred, u_args, prob,
@@ -303,21 +303,19 @@ class ReadableLines:
                     lit = literals[key] = Not(atom) if neg else Unsure(terms.get(unsure) or _add_term(
                         terms, term, unsure), atom)
                 f = lit
-            if chain:
-                agents = chains.get(chain)
-                if agents is None:
-                    if "<" in chain:  # a tag (which may hold spaces) as an agent: rare, left to the LALR path
-                        raise _GiveUp
-                    words = chain.split()  # agent BELIEVE agent BELIEVE ...
-                    agents = chains[chain] = tuple(terms.get(w) or _add_term(terms, term, w) for w in words[-2::-2])
-                f = chain_trusted(agents, f)
+            agents = chains.get(chain)  # the chain "" is the empty tuple
+            if agents is None:
+                if "<" in chain:  # a tag (which may hold spaces) as an agent: rare, left to the LALR path
+                    raise _GiveUp
+                words = chain.split()  # agent BELIEVE agent BELIEVE ...
+                agents = chains[chain] = tuple(terms.get(w) or _add_term(terms, term, w) for w in words[-2::-2])
             if prob:
                 p = float(prob)
                 if p > 1.0:  # the NUMBER terminal has no sign: never below 0, never NaN
                     raise _GiveUp
-                append(fact_trusted(f, p))
+                append(fact_chain(agents, f, p))
             else:
-                append(fact_trusted(f, None))
+                append(fact_chain(agents, f, None))
         return facts
 
 
