@@ -397,6 +397,9 @@ class Fact:
     def __setattr__(self, key: str, value: object) -> NoReturn:
         raise AttributeError("Fact is immutable")
 
+    def __delattr__(self, key: str) -> NoReturn:
+        raise AttributeError("Fact is immutable")
+
     def __eq__(self, other: object) -> bool:
         return other.__class__ is Fact and other.formula == self.formula and other.probability == self.probability
 
