@@ -20,7 +20,7 @@ from lark.grammar import Rule
 from lark.parsers.lalr_analysis import Shift
 
 from belief.errors import BeliefError
-from belief.logic.formula import Atom, Believes, Fact, Formula, Not, Unsure, Var
+from belief.logic.formula import Atom, Fact, Formula, Not, Unsure, Var
 
 
 class _Splice(list):
@@ -382,6 +382,8 @@ class SexprFacts:
         terms: dict[str, Any] = {}
         preds: dict[str, str] = {}
         atoms: dict[tuple, Atom] = {}
+        literals: dict[tuple, Formula] = {}  # (UNSURE agent's token or None, negated, id of the atom) -> literal
+        fact_chain = Fact._trusted_chain
         facts: list[Fact] = []
         append = facts.append
         i, n = 0, len(toks)
@@ -446,15 +448,21 @@ class SexprFacts:
                     args.append(t)
                 atom = atoms[key] = Atom._trusted(head, tuple(args))
             i = end + 1
-            f: Formula = Not(atom) if negated else atom
-            if unsure is not None:
-                f = Unsure(term(unsure), f)
-            for agent in reversed(agents):
-                f = Believes._trusted(agent, f)
+            f: Formula = atom
+            if negated or unsure is not None:
+                lit_key = (unsure, negated, id(atom))  # the atom lives in `atoms` as long as the key does
+                lit = literals.get(lit_key)
+                if lit is None:
+                    lit = Not(atom) if negated else atom
+                    if unsure is not None:
+                        lit = Unsure(terms.get(unsure) or _add_term(terms, term, unsure), lit)
+                    literals[lit_key] = lit
+                f = lit
             closing += len(agents)
             for k in range(i, i + closing):
                 if toks[k] != ")":
                     raise _GiveUp
             i += closing
-            append(Fact._trusted(f, prob))
+            agents.reverse()
+            append(fact_chain(agents, f, prob))
         return facts
