@@ -212,7 +212,7 @@ class ReadableLines:
     def __init__(self, patterns: dict[str, str], infix: dict[str, str], term: _Term) -> None:
         # Possessive: no repeated character class in a line gives characters back, since what follows each one
         # (in its terminal, or the next token, ',', '(', ')', '@', '#' or the line's end) cannot start with a
-        # character of the class; so this changes no match, and only cuts the backtracking (a fifth of the time)
+        # character of the class; so this changes no match, and only cuts the backtracking (a quarter of the time)
         p = {k: _possessive(_non_capturing(v)) for k, v in patterns.items()}
         ws = p["WS_INLINE"]
         w1, w0 = f"(?:{ws})", (ws[:-2] + "*+" if ws.endswith("++") else f"(?:{ws})?")  # [..]*+ is the faster
