@@ -87,8 +87,8 @@ NARROW_LIMIT = 2**31 - 1
 
 class FluentIndex:
     __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
-                 "overrides", "outcomes")
+                 "percs", "by_agent", "wit_by_agent", "bits", "common", "joint", "real_t", "real_v", "real_e",
+                 "change_t", "overrides", "outcomes")
 
     def __init__(self, code: str = "i"):
         # compact columns (issue 32): numbers the replay makes itself (event positions, update numbers, positions
@@ -116,6 +116,9 @@ class FluentIndex:
         # index that grows (the online tracker) extends them from the positions appended since
         self.bits: dict[int, list] = {}
         self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
+        # agents' bitmask (two or more agents) -> the latest position they all observed (-1: none), kept current
+        # by every update written (:func:`fold_joint`): the online tracker registers the sets it is asked about
+        self.joint: dict[int, int] = {}
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: array = array(code)
@@ -134,6 +137,36 @@ class FluentIndex:
                 if q is None:
                     q = wide[id(p)] = array("q", p)
                 positions[i] = q
+
+
+#: agent sets whose latest joint update one index keeps current (:attr:`FluentIndex.joint`)
+JOINT_MAX = 4096
+#: the most set look-ups one update may spend keeping them current; an update that would need more (many
+#: observers and many sets) empties them instead (they are registered again when asked)
+JOINT_WORK = 64
+
+
+def fold_joint(joint: dict, mask: int, pos: int) -> None:
+    """Update position ``pos``, observed by ``mask``, is now the latest joint update of every registered set of
+    ``joint`` inside ``mask``. Reads the subsets of ``mask`` or the registered sets, whichever are fewer."""
+    c = mask.bit_count()
+    if c < 2:
+        return
+    if (1 << c) <= len(joint):
+        if (1 << c) > JOINT_WORK:
+            joint.clear()
+            return
+        s = mask
+        while s:
+            if s in joint:
+                joint[s] = pos
+            s = (s - 1) & mask
+    elif len(joint) > JOINT_WORK:
+        joint.clear()
+    else:
+        for s in joint:
+            if s & mask == s:
+                joint[s] = pos
 
 
 class Perception:
@@ -351,6 +384,8 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
         for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
             while d and next(reversed(d)) >= n:
                 d.popitem()
+        for s in [s for s, p in idx.joint.items() if p >= n]:  # registered again when asked
+            del idx.joint[s]
     k = len(idx.real_e)
     while k and idx.real_e[k - 1] == e:
         k -= 1
@@ -541,6 +576,8 @@ class IndexBuilder:
             idx.conds[pos] = cond
         if perc is not None:
             idx.percs[pos] = perc
+        if idx.joint:
+            fold_joint(idx.joint, mask, pos)
         by, wit = idx.by_agent, idx.wit_by_agent
         if same:  # (almost every update) an agent's two position arrays stay one while they are equal
             for i in self.ids(mask):
@@ -965,7 +1002,7 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
+__all__ = ["JOINT_MAX", "JOINT_WORK", "fold_joint", "MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
            "credits", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
            "OPAQUE", "is_marker", "HOW_ENTERED", "HOWS",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -34,7 +34,7 @@ from belief.logic.domain import Domain
 from belief.logic.formula import Formula
 from belief.logic.policies import TrustPolicy, get_policy
 from belief.truth.ground import OPAQUE, GroundTruth, TraceNames, TruthAnswer
-from belief.truth.index import IndexBuilder
+from belief.truth.index import JOINT_MAX, IndexBuilder
 from belief.truth.trace import Trace, _Event, parse_event, share_fields
 from belief.truth.typed_trace import MAX_REPORTED, type_problems
 
@@ -119,8 +119,13 @@ class TrackedTruth(GroundTruth):
                     j = lst[-1]
                     if idx.excl and idx.excl.get(j) == smask:
                         j = self._latest_group(idx, uniq, smask, j - 1)
-            else:
-                j = self._latest_group(idx, uniq, smask, n - 1)
+            else:  # the latest update all of them observed: kept current by the replay once asked
+                joint = idx.joint
+                j = joint.get(smask, -2)
+                if j == -2:
+                    j = self._latest_group(idx, uniq, smask, n - 1)
+                    if len(joint) < JOINT_MAX:
+                        joint[smask] = j
             percs, conds = idx.percs, idx.conds
             if percs or conds:
                 while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
