@@ -408,6 +408,27 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
             del idx.overrides[key]
 
 
+def _observed(by: dict, wit: dict, ids, pos: int, code: str) -> None:
+    """Agents ``ids`` observed update ``pos`` (and so witnessed it): append it to their position arrays, which
+    stay one array per agent while the two are equal."""
+    for i in ids:
+        lst = by.get(i)
+        if lst is not None:
+            lst.append(pos)
+            w = wit.get(i)
+            if w is None:
+                wit[i] = array(code, (pos,))
+            elif w is not lst:
+                w.append(pos)
+        else:
+            w = wit.get(i)
+            if w is None:
+                by[i] = wit[i] = array(code, (pos,))
+            else:
+                by[i] = array(code, (pos,))
+                w.append(pos)
+
+
 class IndexBuilder:
     """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects."""
 
@@ -433,6 +454,7 @@ class IndexBuilder:
         self._ev = None  # the event being replayed
         self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
         self._undo_record = _Undo()
+        self._on: dict = {}  # event kind -> its on_<kind> function
         self._bits_cache: dict[int, tuple] = {}
         self._code = "i"  # the typecode of the indexes' int arrays (:data:`NARROW_LIMIT`)
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
@@ -553,23 +575,32 @@ class IndexBuilder:
         if n > self._limit:
             self._over_limit()
         self.observations = n
-        if self.seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
+        seq = self.seq
+        if seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
             self._widen()
-        idx = self.fidx(f)
-        pos = len(idx.times)
-        idx.times.append(t)
+        idx = self.index.get(f)
+        if idx is None:
+            idx = self.index[f] = FluentIndex(self._code)
+        times = idx.times
+        pos = len(times)
+        times.append(t)
+        masks = idx.masks
         same = wmask == mask
-        if idx.wmasks is idx.masks and not same:
-            idx.wmasks = idx.masks.copy()
-        idx.masks.append(mask)
-        if idx.wmasks is not idx.masks:
+        if same:
+            masks.append(mask)
+            if idx.wmasks is not masks:
+                idx.wmasks.append(wmask)
+        else:
+            if idx.wmasks is masks:
+                idx.wmasks = masks.copy()
+            masks.append(mask)
             idx.wmasks.append(wmask)
         idx.values.append(value)
         idx.events.append(e)
         idx.hows.append(HOW_CODE[how])
-        idx.seqs.append(self.seq)
+        idx.seqs.append(seq)
         idx.changes.append(change)
-        self.seq += 1
+        self.seq = seq + 1
         if excl:
             idx.excl[pos] = excl
         if cond is not None:
@@ -579,23 +610,13 @@ class IndexBuilder:
         if idx.joint:
             fold_joint(idx.joint, mask, pos)
         by, wit = idx.by_agent, idx.wit_by_agent
+        ids = self._bits_cache.get(mask)
+        if ids is None:
+            ids = self.ids(mask)
         if same:  # (almost every update) an agent's two position arrays stay one while they are equal
-            for i in self.ids(mask):
-                lst, w = by.get(i), wit.get(i)
-                if lst is None:
-                    if w is None:
-                        by[i] = wit[i] = array(idx.code, (pos,))
-                    else:
-                        by[i] = array(idx.code, (pos,))
-                        w.append(pos)
-                else:
-                    lst.append(pos)
-                    if w is None:
-                        wit[i] = array(idx.code, (pos,))
-                    elif w is not lst:
-                        w.append(pos)
+            _observed(by, wit, ids, pos, idx.code)
             return pos
-        for i in self.ids(mask):
+        for i in ids:
             lst = by.get(i)
             if lst is None:
                 by[i] = array(idx.code, (pos,))
@@ -612,6 +633,48 @@ class IndexBuilder:
                     w = wit[i] = array(idx.code, w)
                 w.append(pos)
         return pos
+
+    def show(self, fluents: list, mask: int, t: int, e: int) -> None:
+        """An entry shows ``fluents`` (their real values) to ``mask``: :meth:`group` of each (``HOW_ENTERED``),
+        with what the updates share (observers, the observation count, agent ids) worked out once. An event
+        that says who perceived it, or a replay near :data:`NARROW_LIMIT`, goes through :meth:`group`."""
+        k = len(fluents)
+        seq = self.seq
+        if (not mask or self._spec is not None or self._msg_perc is not None or seq + k >= NARROW_LIMIT
+                or e >= NARROW_LIMIT):
+            for f in fluents:
+                self.group(f, mask, self.reality.get(f), t, e, HOW_ENTERED)
+            return
+        n = self.observations + 2 * k * mask.bit_count()  # (each update: its observers, who also witness it)
+        if n > self._limit:
+            self._over_limit()
+        self.observations = n
+        ids = self._bits_cache.get(mask)
+        if ids is None:
+            ids = self.ids(mask)
+        how = HOW_CODE[HOW_ENTERED]
+        index, reality = self.index, self.reality
+        for f in fluents:
+            idx = index.get(f)
+            if idx is None:
+                idx = index[f] = FluentIndex(self._code)
+            times = idx.times
+            pos = len(times)
+            times.append(t)
+            masks = idx.masks
+            masks.append(mask)
+            if idx.wmasks is not masks:
+                idx.wmasks.append(mask)
+            idx.values.append(reality.get(f))
+            idx.events.append(e)
+            idx.hows.append(how)
+            idx.seqs.append(seq)
+            idx.changes.append(0)
+            seq += 1
+            if idx.joint:
+                fold_joint(idx.joint, mask, pos)
+            _observed(idx.by_agent, idx.wit_by_agent, ids, pos, idx.code)
+        self.seq = seq
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
         chain = cast("tuple[str, ...]", normalize_chain(chain))  # a trace's chains name agents, never variables
@@ -637,15 +700,18 @@ class IndexBuilder:
         """Record the fluent's real value; True iff that is a change (a reveal of an unknown value is not)."""
         if e >= NARROW_LIMIT:
             self._widen()
-        idx = self.fidx(f)
-        known = f in self.reality
-        changed = (value != self.reality[f]) if known else not reveal
+        idx = self.index.get(f)
+        if idx is None:
+            idx = self.index[f] = FluentIndex(self._code)
+        reality = self.reality
+        before = reality.get(f, _MISSING)
+        changed = (value != before) if before is not _MISSING else not reveal
         idx.real_t.append(t)
         idx.real_v.append(value)
         idx.real_e.append(e)
         if changed:
             idx.change_t.append(t)
-        self.reality[f] = value
+        reality[f] = value
         u = self._undo
         if u is not None:
             u.wrote = True
@@ -658,7 +724,10 @@ class IndexBuilder:
                     self.room_fluents[old].pop(f, None)
                 self.fluent_room[f] = room
             if room is not None:
-                self.room_fluents.setdefault(room, {})[f] = None
+                here = self.room_fluents.get(room)
+                if here is None:
+                    here = self.room_fluents[room] = {}
+                here[f] = None
         return changed
 
     def _widen(self) -> None:
@@ -715,12 +784,15 @@ class IndexBuilder:
         spec = self._perception_spec(ev) if ev.has_perception else None  # checked before anything changes
         if ev.chapter is not None:
             self.last_chapter = ev.chapter
+        on = self._on.get(ev.kind)
+        if on is None:
+            on = self._on[ev.kind] = getattr(type(self), "on_" + ev.kind)
         if spec is None:
-            getattr(self, "on_" + ev.kind)(ev, t, e)
+            on(self, ev, t, e)
             return
         self._spec, self._percs, self._msg_perc = spec, {}, None
         try:
-            getattr(self, "on_" + ev.kind)(ev, t, e)
+            on(self, ev, t, e)
         finally:
             self._spec = self._msg_perc = None
 
@@ -740,7 +812,11 @@ class IndexBuilder:
             raise
         finally:
             self._undo = None
-            if u.loc or u.occ or u.fluent_room or u.container_room or u.rooms:
+            if u.loc:  # (the commonest: an entry or an exit)
+                u.loc.clear()
+            if u.occ:
+                u.occ.clear()
+            if u.fluent_room or u.container_room or u.rooms:
                 u.clear()
         return self
 
@@ -836,9 +912,9 @@ class IndexBuilder:
             ch = self.set_real(f, room, t, e, room)
             self.group(f, mask, room, t, e, HOW_SEEN, change=ch)
         looking = self.mask_of(ev.agents) if ev.quiet else mask  # a quiet entry: only the arrivals look
-        for f in list(self.room_fluents.get(room, ())):
-            if f not in entering:
-                self.group(f, looking, self.reality.get(f), t, e, HOW_ENTERED)
+        shown = self.room_fluents.get(room)
+        if shown:
+            self.show([f for f in shown if f not in entering], looking, t, e)
         if ev.chapter is not None:
             self.chapters.setdefault(ev.chapter, Chapter()).participants.update(ev.agents)
 

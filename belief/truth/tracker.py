@@ -218,7 +218,8 @@ class Tracker:
         index whatever it carries (events taken from another trace, e.g. an agent's perceptions). On a bad
         event: TraceError, and the tracker is unchanged.
         """
-        n = len(self.trace)
+        events = self.trace._events
+        n = len(events)
         if isinstance(event, _Event):
             ev = event
         elif isinstance(event, (dict, str, bytes)):
@@ -234,18 +235,19 @@ class Tracker:
             if problems:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
-        n_fluents, n_agents = len(self.replay.index), len(self.replay.agents)
+        replay = self.replay
+        n_fluents, n_agents = len(replay.index), len(replay.agents)
         self._answers.clear()  # before the replay moves: its answers were about the last event
-        self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
-        self.trace._events.append(ev)  # already checked: its t is its index
+        replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
+        events.append(ev)  # already checked: its t is its index
         self._truth = None
         live = self._live
-        if len(self.replay.index) != n_fluents or len(self.replay.agents) != n_agents:
+        if len(replay.index) != n_fluents or len(replay.agents) != n_agents:
             live.forget()  # a new fluent may join a constraint group, a new agent new chains: start afresh
+            if len(self._agents) != len(replay.agents):
+                live.agents = self.agent_names()
         else:
             live.grow()  # what was memoised is about earlier times, which the new event does not change
-        if len(self._agents) != len(self.replay.agents):
-            live.agents = self.agent_names()
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
