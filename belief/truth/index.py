@@ -614,7 +614,15 @@ class IndexBuilder:
         if ids is None:
             ids = self.ids(mask)
         if same:  # (almost every update) an agent's two position arrays stay one while they are equal
-            _observed(by, wit, ids, pos, idx.code)
+            if idx.wmasks is masks:  # never parted: every agent's two are one array (or none)
+                for i in ids:
+                    lst = by.get(i)
+                    if lst is None:
+                        by[i] = wit[i] = array(idx.code, (pos,))
+                    else:
+                        lst.append(pos)
+            else:
+                _observed(by, wit, ids, pos, idx.code)
             return pos
         for i in ids:
             lst = by.get(i)
@@ -673,7 +681,17 @@ class IndexBuilder:
             seq += 1
             if idx.joint:
                 fold_joint(idx.joint, mask, pos)
-            _observed(idx.by_agent, idx.wit_by_agent, ids, pos, idx.code)
+            by = idx.by_agent
+            if idx.wmasks is masks:  # (as in group)
+                wit = idx.wit_by_agent
+                for i in ids:
+                    lst = by.get(i)
+                    if lst is None:
+                        by[i] = wit[i] = array(idx.code, (pos,))
+                    else:
+                        lst.append(pos)
+            else:
+                _observed(by, idx.wit_by_agent, ids, pos, idx.code)
         self.seq = seq
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
@@ -767,7 +785,7 @@ class IndexBuilder:
         if u is not None:  # (saved inline: leaving and entering are the commonest events)
             u.loc.setdefault(agent, room)
             u.occ.setdefault(room, mask)
-        self.occ[room] = mask & ~self.bit(agent)
+        self.occ[room] = mask & ~(1 << self.aid[agent])  # (an agent in a room was met)
         self.loc[agent] = None
 
     # -- events --
@@ -816,7 +834,9 @@ class IndexBuilder:
                 u.loc.clear()
             if u.occ:
                 u.occ.clear()
-            if u.fluent_room or u.container_room or u.rooms:
+            if u.fluent_room:
+                u.fluent_room.clear()
+            if u.container_room or u.rooms:
                 u.clear()
         return self
 
@@ -902,7 +922,7 @@ class IndexBuilder:
                     u.loc[a] = self.loc.get(a, _MISSING)
                 if room not in u.occ:
                     u.occ[room] = self.occ.get(room, _MISSING)
-            self.occ[room] = self.occ.get(room, 0) | self.bit(a)
+            self.occ[room] = self.occ.get(room, 0) | (1 << self.aid[a])  # (met above)
             self.loc[a] = room
         mask = self.occ[room]
         entering = set()
