@@ -735,17 +735,17 @@ class IndexBuilder:
             u.wrote = True
         if room is not None or not reveal:
             old = self.fluent_room.get(f, _MISSING)
-            if old is not room and old != room:
+            if old is not room and old != room:  # (else the room's fluents already hold it)
                 if u is not None and f not in u.fluent_room:
                     u.fluent_room[f] = old
                 if isinstance(old, str):  # not None, not _MISSING
                     self.room_fluents[old].pop(f, None)
                 self.fluent_room[f] = room
-            if room is not None:
-                here = self.room_fluents.get(room)
-                if here is None:
-                    here = self.room_fluents[room] = {}
-                here[f] = None
+                if room is not None:
+                    here = self.room_fluents.get(room)
+                    if here is None:
+                        here = self.room_fluents[room] = {}
+                    here[f] = None
         return changed
 
     def _widen(self) -> None:
