@@ -155,14 +155,15 @@ class TrackedTruth(GroundTruth):
             if i is None:
                 return None
             ids.append(i)
-        uniq = sorted(set(ids))
+        key = tuple(ids)
+        uniq = key if len(key) == 1 else tuple(sorted(set(key)))
         smask = 0
         for i in uniq:
             smask |= 1 << i
         chains = self._chains
         if len(chains) >= MAX_CACHED:
             chains.clear()
-        info = chains[chain] = (norm, tuple(ids), uniq, smask)
+        info = chains[chain] = (chain if norm == chain else norm, key, uniq, smask)  # (one tuple where they are equal)
         return info
 
     def fluents(self) -> list[tuple]:
