@@ -953,7 +953,10 @@ class IndexBuilder:
             self.leave(a, t, e)
 
     def _actor_room(self, ev, agent):
-        room = self.room_of_actor(ev, agent)
+        room = ev.room
+        if room is None and agent is not None:  # (room_of_actor, inline: a move is the commonest event)
+            self.bit(agent)
+            room = self.loc.get(agent)
         if room is None:
             self.fail(ev, f"{agent} acts but is in no room (give the event a room or let {agent} enter first)")
         if ev.room is not None and self.loc.get(agent) != ev.room:
