@@ -118,7 +118,8 @@ def _bench_game(game: str):
                 as_json: bool = run_options.JSON, pool: dict = None):
         from belief.app.runners.maze import MazeConfig
         from belief.app.cli.episode_report import comparison
-        from belief.grading.trivial import tom_table
+        from belief.envs.maze.tom import EXTRA_SHORTCUTS
+        from belief.grading.trivial import TRIVIAL_ANSWERERS, tom_table
 
         _check_rules(rules)
         files = run_options.out_paths(out_dir, run_options.AGGREGATE_FILES, force)
@@ -133,7 +134,7 @@ def _bench_game(game: str):
         tables = {}
         for kind, results in runs.items():  # each agent's episodes ask their own questions: one table each
             rows = [row for r in results for row in r.pop("tom_rows", [])]
-            tables[kind] = tom_table(rows, headline=kind) if rows else None
+            tables[kind] = tom_table(rows, (*TRIVIAL_ANSWERERS, *EXTRA_SHORTCUTS), headline=kind) if rows else None
         extra = {"rules": rules, "tom": tables}
         summary = comparison(f"{game}_v0", "belief", "baseline", seeds, runs["belief"], runs["baseline"],
                              _GAME_FIGURES[game] + ("jp_agreement",), extra,

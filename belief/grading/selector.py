@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from belief.grading.questions import NO, NOWHERE, UNKNOWN, YES, Question, checker_answer, gold_answer
-from belief.grading.shortcuts import QUESTION_SHORTCUTS, Answerer, Panel
+from belief.grading.shortcuts import QUESTION_SHORTCUTS, Panel, Shortcut
 from belief.truth.ground import GroundTruth
 from belief.truth.index import HOW_TOLD, OPAQUE, is_marker
 
@@ -266,7 +266,7 @@ class Selector:
     :meth:`finish` once the trace is complete. ``extra`` adds the world's own shortcuts to the panel;
     ``template`` names a cell's template (default :func:`template_of`); ``prefix`` begins every id."""
 
-    def __init__(self, *, limits: Limits = Limits(), seed: object = 0, extra: Optional[Mapping[str, Answerer]] = None,
+    def __init__(self, *, limits: Limits = Limits(), seed: object = 0, extra: Optional[Mapping[str, Shortcut]] = None,
                  template: Callable[[Cell], str] = template_of, prefix: str = "s"):
         self.limits = limits
         self.seed = seed
@@ -366,7 +366,7 @@ class Selector:
 
 
 def select(truth: GroundTruth, cells: Iterable[Cell], *, limits: Limits = Limits(), seed: object = 0,
-           extra: Optional[Mapping[str, Answerer]] = None, template: Callable[[Cell], str] = template_of,
+           extra: Optional[Mapping[str, Shortcut]] = None, template: Callable[[Cell], str] = template_of,
            prefix: str = "s") -> list[Candidate]:
     """The selection of a finished trace (the checker ``truth``): the cells offered time by time, then trimmed."""
     sel = Selector(limits=limits, seed=seed, extra=extra, template=template, prefix=prefix)

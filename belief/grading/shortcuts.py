@@ -16,7 +16,9 @@ every agent, per template (:func:`belief.grading.trivial.tom_table`). For a ques
   (:func:`public_trace`: every update of the global trace that every agent perceived, with no secret
   observer nor condition, as an event all agents see) checked by the same checker, under the world's rules
   (so a hint record's negatives eliminate values), and the question answered on it;
-* a world's own (``extra``: name -> answerer), e.g. Hanabi's hint reader.
+* a world's own (``extra``: name -> answerer), e.g. Hanabi's hint reader; or, by its name, one of the panel's
+  optional shortcuts (:data:`OPTIONAL_SHORTCUTS`: ``first_value``, the world as it first was), which a world
+  registers where it matters (``extra={"first_value": "first_value"}``) and the selector then balances too.
 
 Shortcut answers are in the gold's vocabulary (``yes`` / ``no``, a value, ``unknown``), compared with the gold
 answer as they are: a shortcut is a function of the global trace, never of an agent.
@@ -39,7 +41,12 @@ SHORTCUTS = ("majority", "reality", "as_self", "depth_collapse", "public_record"
 #: the shortcuts a single question is answered by (majority is a property of a set)
 QUESTION_SHORTCUTS = SHORTCUTS[1:]
 
+#: the panel's shortcuts a world (or a dataset) adds by name, e.g. ``extra={"first_value": "first_value"}``
+OPTIONAL_SHORTCUTS = ("first_value",)
+
 Answerer = Callable[[Question], Optional[str]]
+#: a world's shortcut: a function of the question, or the name of an optional panel shortcut
+Shortcut = Union[Answerer, str]
 
 
 def _norm(answer: object) -> str:
@@ -115,13 +122,20 @@ class Panel:
     A world that asks as its trace grows keeps one panel and :meth:`advance` s it to each new truth (the
     checker of the trace so far): the public record is extended with the new public updates, never rebuilt."""
 
-    def __init__(self, truth: GroundTruth, extra: Optional[Mapping[str, Answerer]] = None):
+    def __init__(self, truth: GroundTruth, extra: Optional[Mapping[str, Shortcut]] = None):
         self.truth = truth
-        self.extra = dict(extra or {})
+        self.extra: dict[str, Answerer] = {name: self._optional(name, a) if isinstance(a, str) else a
+                                           for name, a in (extra or {}).items()}
         self._tracker: Optional[Tracker] = None
         self._times: list[int] = []
         self._upto = -1
         self._cached: Optional[tuple[GroundTruth, list[int], frozenset]] = None
+
+    def _optional(self, name: str, shortcut: str) -> Answerer:
+        if shortcut not in OPTIONAL_SHORTCUTS:
+            raise ValueError(f"shortcut {name!r}: {shortcut!r} is not one of the panel's optional shortcuts "
+                             f"({', '.join(OPTIONAL_SHORTCUTS)}); give a function of the question instead")
+        return getattr(self, shortcut)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -184,7 +198,7 @@ class Panel:
         "first container" heuristic: a stale belief is often the starting place); a yes/no question about
         values, by whether that first value is among them; "does A know F", yes when F never changed up to
         the question (nothing moved, so everyone knows). Not in the default panel (:data:`SHORTCUTS`): a
-        dataset or world adds it (``belief eval`` does)."""
+        dataset or world adds it by name (:data:`OPTIONAL_SHORTCUTS`; ``belief eval`` and the maze worlds do)."""
         assert q.fluent is not None
         at = self._at(q)
         first = [p for p in self.truth.history(q.fluent) if p.t <= at]
@@ -208,4 +222,4 @@ class Panel:
         return out
 
 
-__all__ = ["SHORTCUTS", "QUESTION_SHORTCUTS", "Panel", "public_trace", "majority_answers"]
+__all__ = ["SHORTCUTS", "QUESTION_SHORTCUTS", "OPTIONAL_SHORTCUTS", "Shortcut", "Panel", "public_trace", "majority_answers"]

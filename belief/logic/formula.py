@@ -177,10 +177,11 @@ class Atom(Formula):
         """Construct without validation: for parsers whose grammar already guarantees valid names."""
         if pred in RESERVED:
             raise BeliefTypeError(f"{pred!r} is a reserved word and cannot name a predicate")
-        self = _new(Atom)
-        _set_pred(self, pred)
-        _set_args(self, args)
-        _set_atom_hash(self, hash((pred, args)))
+        self = _AtomDraft()
+        self.pred = pred
+        self.args = args
+        self._hash = hash((pred, args))
+        self.__class__ = Atom  # see _draft
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -256,11 +257,12 @@ class Believes(_Modal):
         depth = body._depth + 1
         if depth > MAX_DEPTH:
             raise FormulaDepthError()
-        self = _new(cls)
-        _set_agent(self, agent)
-        _set_body(self, body)
-        _set_depth(self, depth)
-        _set_modal_hash(self, hash(("believes", agent, body._hash)))  # the body's hash, not a call of its __hash__
+        self = _BelievesDraft()
+        self.agent = agent
+        self.body = body
+        self._depth = depth
+        self._hash = hash(("believes", agent, body._hash))  # the body's hash, not a call of its __hash__
+        self.__class__ = cls  # see _draft
         return self
 
 
@@ -359,13 +361,43 @@ class Fact:
     def _trusted(cls, formula: Formula, probability: float | None) -> "Fact":
         """Construct without validation: for parsers that built ``formula`` and checked ``probability`` (a float
         in [0, 1], not -0.0, or None)."""
-        self = _new(Fact)
-        _set_formula(self, formula)
-        _set_probability(self, probability)
-        _set_fact_hash(self, hash((formula._hash, probability)))
+        self = _FactDraft()
+        self.formula = formula
+        self.probability = probability
+        self._hash = hash((formula._hash, probability))
+        self.__class__ = Fact  # see _draft
+        return self
+
+    @staticmethod
+    def _trusted_chain(agents: Iterable[Term], body: Formula, probability: float | None) -> "Fact":
+        """``Fact._trusted`` of ``body`` under ``Believes._trusted`` for each agent in turn, innermost first
+        (agents ``(b, a)``: ``a BELIEVE b BELIEVE body``), in one call: for parsers, which make one per line (the
+        same normal form and checks as :meth:`Believes._trusted`, inlined; a call less per object)."""
+        f = body
+        for agent in agents:
+            if (f.__class__ is Believes or f.__class__ is Unsure) and f.agent == agent:
+                continue
+            depth = f._depth + 1
+            if depth > MAX_DEPTH:
+                raise FormulaDepthError()
+            b = _BelievesDraft()
+            b.agent = agent
+            b.body = f
+            b._depth = depth
+            b._hash = hash(("believes", agent, f._hash))
+            b.__class__ = Believes  # see _draft
+            f = b
+        self = _FactDraft()
+        self.formula = f
+        self.probability = probability
+        self._hash = hash((f._hash, probability))
+        self.__class__ = Fact
         return self
 
     def __setattr__(self, key: str, value: object) -> NoReturn:
+        raise AttributeError("Fact is immutable")
+
+    def __delattr__(self, key: str) -> NoReturn:
         raise AttributeError("Fact is immutable")
 
     def __eq__(self, other: object) -> bool:
@@ -400,17 +432,19 @@ class Fact:
         return self.formula.atom
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
-    """The setter of slot ``name`` (in ``cls.__dict__``): the classes forbid attribute assignment, and a slot's
-    descriptor is cheaper than ``object.__setattr__`` (no lookup by name). For the trusted constructors."""
-    return cls.__dict__[name].__set__
+def _draft(cls: type) -> type:
+    """A mutable twin of the immutable slotted class ``cls``: the same base and slots, so the same layout, and
+    plain attribute stores. The trusted constructors fill one and then make it a ``cls`` by assigning
+    ``__class__`` (Python allows that between classes of one layout): half the cost of ``object.__new__`` and
+    a slot descriptor's ``__set__`` per field, which ``cls.__setattr__`` (it refuses every store) forced."""
+    draft = type(f"_{cls.__name__}Draft", cls.__bases__, {
+        "__slots__": cls.__dict__["__slots__"], "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__})  # both: a class's own __delattr__ would slow its stores too
+    draft().__class__ = cls  # here, at import, if the two layouts ever differ: TypeError
+    return draft
 
 
-_new = object.__new__
-_set_pred, _set_args, _set_atom_hash = (_slot_setter(Atom, n) for n in ("pred", "args", "_hash"))
-_set_agent, _set_body, _set_modal_hash = (_slot_setter(_Modal, n) for n in ("agent", "body", "_hash"))
-_set_depth = _slot_setter(Believes, "_depth")
-_set_formula, _set_probability, _set_fact_hash = (_slot_setter(Fact, n) for n in ("formula", "probability", "_hash"))
+_AtomDraft, _BelievesDraft, _FactDraft = _draft(Atom), _draft(Believes), _draft(Fact)
 
 
 def unify(pattern: Iterable[Term], values: Iterable[Term], binding: dict[Var, Term] | None = None

@@ -37,7 +37,7 @@ from belief.truth.possible import Elimination
 from belief.truth.trace import event_agents
 
 
-#: positions per bitset block of a fluent's updates (see :meth:`GroundTruth._blocks`)
+#: positions per bitset block of a fluent's updates (see :meth:`GroundTruth._latest_in_blocks`)
 BLOCK_BITS = 12
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
 BLOCK_ALL = (1 << (1 << BLOCK_BITS)) - 1
@@ -328,35 +328,14 @@ class GroundTruth:
         return h[0].value if h else None
 
     # --- chains ------------------------------------------------------------------------------
-    def _blocks(self, idx: FluentIndex, aid: int) -> list:
-        """The positions agent ``aid`` observed, as bitset blocks of :data:`BLOCK` positions (Python ints).
-
-        Built lazily and cached per agent with the number of positions folded in, so an index that keeps
-        growing (:class:`belief.truth.tracker.Tracker`) only folds in the positions appended since: each
-        position is folded once, and a query reads the blocks it needs, not the whole history.
-        """
-        entry = idx.bits.get(aid)
-        if entry is None:
-            entry = idx.bits[aid] = [0, []]
-        lst: Sequence[int] = idx.by_agent.get(aid) or ()
-        n = len(lst)
-        if entry[0] < n:
-            blocks = entry[1]
-            for k in range(entry[0], n):
-                p = lst[k]
-                b = p >> BLOCK_BITS
-                while len(blocks) <= b:
-                    blocks.append(0)
-                blocks[b] |= 1 << (p & BLOCK_MASK)
-            entry[0] = n
-        return entry[1]
-
     def _latest_group(self, idx: FluentIndex, ids, smask: int, pos: int) -> int:
         """Position of the latest group update at or before ``pos`` whose observers include all ``ids``.
 
         A few rounds of galloping intersection of the agents' position lists (cheap when the answer is
         recent), then an exact bitset intersection (C-speed AND of per-agent bitset blocks, from the block of
-        ``pos`` backwards), so a query never walks the history update by update.
+        ``pos`` backwards), so a query never walks the history update by update. The answer for an earlier
+        position of the same agents (``idx.common``) settles everything up to it: a position written is never
+        rewritten, so only what came after it is read.
         """
         by = idx.by_agent
         excl = idx.excl
@@ -374,6 +353,9 @@ class GroundTruth:
                     j -= 1
                     continue
                 return j
+        memo = idx.common.get(smask)
+        if memo is not None and memo[0] == pos:
+            return memo[1]  # asked at this very position before
         lists = []
         for a in ids:
             lst = by.get(a)
@@ -395,26 +377,49 @@ class GroundTruth:
             j = nj
         if j < 0:
             return -1
-        # the answer for an earlier position of the same agents settles everything up to it: only the blocks
-        # after it are read (a tracker asking at its latest event reads what came since it last asked)
-        memo = idx.common.get(smask)
-        floor = memo[0] if memo is not None and memo[0] <= j else -1
-        found = self._latest_in_blocks(idx, ids, j, floor)
-        if memo is not None and floor >= 0 and found <= floor:
+        if memo is None or memo[0] > pos:
+            found = self._latest_in_blocks(idx, ids, j, -1)
+        elif j <= memo[0]:  # nothing they observed together in (j, pos]: the answer at memo[0] stands
             found = memo[1]
+        else:
+            found = self._latest_in_blocks(idx, ids, j, memo[0])
+            if found <= memo[0]:
+                found = memo[1]
         if memo is None or pos > memo[0]:
             idx.common[smask] = (pos, found)
         return found
 
     def _latest_in_blocks(self, idx: FluentIndex, ids, j: int, floor: int) -> int:
         """The latest position ``<= j`` all of ``ids`` observed, reading the bitset blocks from ``j``'s down to
-        ``floor``'s (-1 if none there; a result ``<= floor`` only says "nothing after ``floor``")."""
-        blocks = [self._blocks(idx, a) for a in ids]
+        ``floor``'s (-1 if none there; a result ``<= floor`` only says "nothing after ``floor``").
+
+        The blocks: the positions each agent observed, as bitset blocks of :data:`BLOCK_BITS` positions (Python
+        ints), built lazily and kept per agent with the number of positions folded in, so an index that keeps
+        growing (:class:`belief.truth.tracker.Tracker`) only folds in the positions appended since: each
+        position is folded once, and a query reads the blocks it needs, not the whole history."""
+        bits = idx.bits
+        by = idx.by_agent
+        blocks = []
         b = j >> BLOCK_BITS
         top = (1 << ((j & BLOCK_MASK) + 1)) - 1
-        last = min(len(bl) for bl in blocks) - 1
-        if last < b:
-            b, top = last, BLOCK_ALL
+        for a in ids:
+            entry = bits.get(a)
+            if entry is None:
+                entry = bits[a] = [0, []]
+            bl = entry[1]
+            lst = by[a]
+            n = len(lst)
+            if entry[0] < n:
+                for k in range(entry[0], n):
+                    p = lst[k]
+                    q = p >> BLOCK_BITS
+                    while len(bl) <= q:
+                        bl.append(0)
+                    bl[q] |= 1 << (p & BLOCK_MASK)
+                entry[0] = n
+            if len(bl) <= b:  # the agent observed nothing in j's block or later
+                b, top = len(bl) - 1, BLOCK_ALL
+            blocks.append(bl)
         stop = floor >> BLOCK_BITS if floor >= 0 else 0
         while b >= stop:  # from the block of j backwards: one AND per agent and block
             x = top

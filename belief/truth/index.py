@@ -87,8 +87,8 @@ NARROW_LIMIT = 2**31 - 1
 
 class FluentIndex:
     __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "percs", "by_agent", "wit_by_agent", "bits", "common", "real_t", "real_v", "real_e", "change_t",
-                 "overrides", "outcomes")
+                 "percs", "by_agent", "wit_by_agent", "bits", "common", "joint", "real_t", "real_v", "real_e",
+                 "change_t", "overrides", "outcomes")
 
     def __init__(self, code: str = "i"):
         # compact columns (issue 32): numbers the replay makes itself (event positions, update numbers, positions
@@ -116,6 +116,9 @@ class FluentIndex:
         # index that grows (the online tracker) extends them from the positions appended since
         self.bits: dict[int, list] = {}
         self.common: dict[int, tuple] = {}  # agents' bitmask -> (position asked, their latest joint update by then)
+        # agents' bitmask (two or more agents) -> the latest position they all observed (-1: none), kept current
+        # by every update written (:func:`fold_joint`): the online tracker registers the sets it is asked about
+        self.joint: dict[int, int] = {}
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: array = array(code)
@@ -134,6 +137,36 @@ class FluentIndex:
                 if q is None:
                     q = wide[id(p)] = array("q", p)
                 positions[i] = q
+
+
+#: agent sets whose latest joint update one index keeps current (:attr:`FluentIndex.joint`)
+JOINT_MAX = 4096
+#: the most set look-ups one update may spend keeping them current; an update that would need more (many
+#: observers and many sets) empties them instead (they are registered again when asked)
+JOINT_WORK = 64
+
+
+def fold_joint(joint: dict, mask: int, pos: int) -> None:
+    """Update position ``pos``, observed by ``mask``, is now the latest joint update of every registered set of
+    ``joint`` inside ``mask``. Reads the subsets of ``mask`` or the registered sets, whichever are fewer."""
+    c = mask.bit_count()
+    if c < 2:
+        return
+    if (1 << c) <= len(joint):
+        if (1 << c) > JOINT_WORK:
+            joint.clear()
+            return
+        s = mask
+        while s:
+            if s in joint:
+                joint[s] = pos
+            s = (s - 1) & mask
+    elif len(joint) > JOINT_WORK:
+        joint.clear()
+    else:
+        for s in joint:
+            if s & mask == s:
+                joint[s] = pos
 
 
 class Perception:
@@ -351,6 +384,8 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
         for d in (idx.excl, idx.conds, idx.outcomes, idx.percs):  # keyed by position, in increasing order
             while d and next(reversed(d)) >= n:
                 d.popitem()
+        for s in [s for s, p in idx.joint.items() if p >= n]:  # registered again when asked
+            del idx.joint[s]
     k = len(idx.real_e)
     while k and idx.real_e[k - 1] == e:
         k -= 1
@@ -371,6 +406,27 @@ def _cut(idx: FluentIndex, seq: int, e: int, ids) -> None:
                 del lst[m:]
         else:
             del idx.overrides[key]
+
+
+def _observed(by: dict, wit: dict, ids, pos: int, code: str) -> None:
+    """Agents ``ids`` observed update ``pos`` (and so witnessed it): append it to their position arrays, which
+    stay one array per agent while the two are equal."""
+    for i in ids:
+        lst = by.get(i)
+        if lst is not None:
+            lst.append(pos)
+            w = wit.get(i)
+            if w is None:
+                wit[i] = array(code, (pos,))
+            elif w is not lst:
+                w.append(pos)
+        else:
+            w = wit.get(i)
+            if w is None:
+                by[i] = wit[i] = array(code, (pos,))
+            else:
+                by[i] = array(code, (pos,))
+                w.append(pos)
 
 
 class IndexBuilder:
@@ -401,6 +457,7 @@ class IndexBuilder:
         self._ev = None  # the event being replayed
         self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
         self._undo_record = _Undo()
+        self._on: dict = {}  # event kind -> its on_<kind> function
         self._bits_cache: dict[int, tuple] = {}
         self._code = "i"  # the typecode of the indexes' int arrays (:data:`NARROW_LIMIT`)
         # the current event's perception fields, as (secret mask, inattentive mask, {id: believed mask}); None:
@@ -521,47 +578,56 @@ class IndexBuilder:
         if n > self._limit:
             self._over_limit()
         self.observations = n
-        if self.seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
+        seq = self.seq
+        if seq >= NARROW_LIMIT or e >= NARROW_LIMIT:
             self._widen()
-        idx = self.fidx(f)
-        pos = len(idx.times)
-        idx.times.append(t)
+        idx = self.index.get(f)
+        if idx is None:
+            idx = self.index[f] = FluentIndex(self._code)
+        times = idx.times
+        pos = len(times)
+        times.append(t)
+        masks = idx.masks
         same = wmask == mask
-        if idx.wmasks is idx.masks and not same:
-            idx.wmasks = idx.masks.copy()
-        idx.masks.append(mask)
-        if idx.wmasks is not idx.masks:
+        if same:
+            masks.append(mask)
+            if idx.wmasks is not masks:
+                idx.wmasks.append(wmask)
+        else:
+            if idx.wmasks is masks:
+                idx.wmasks = masks.copy()
+            masks.append(mask)
             idx.wmasks.append(wmask)
         idx.values.append(value)
         idx.events.append(e)
         idx.hows.append(HOW_CODE[how])
-        idx.seqs.append(self.seq)
+        idx.seqs.append(seq)
         idx.changes.append(change)
-        self.seq += 1
+        self.seq = seq + 1
         if excl:
             idx.excl[pos] = excl
         if cond is not None:
             idx.conds[pos] = cond
         if perc is not None:
             idx.percs[pos] = perc
+        if idx.joint:
+            fold_joint(idx.joint, mask, pos)
         by, wit = idx.by_agent, idx.wit_by_agent
+        ids = self._bits_cache.get(mask)
+        if ids is None:
+            ids = self.ids(mask)
         if same:  # (almost every update) an agent's two position arrays stay one while they are equal
-            for i in self.ids(mask):
-                lst, w = by.get(i), wit.get(i)
-                if lst is None:
-                    if w is None:
+            if idx.wmasks is masks:  # never parted: every agent's two are one array (or none)
+                for i in ids:
+                    lst = by.get(i)
+                    if lst is None:
                         by[i] = wit[i] = array(idx.code, (pos,))
                     else:
-                        by[i] = array(idx.code, (pos,))
-                        w.append(pos)
-                else:
-                    lst.append(pos)
-                    if w is None:
-                        wit[i] = array(idx.code, (pos,))
-                    elif w is not lst:
-                        w.append(pos)
+                        lst.append(pos)
+            else:
+                _observed(by, wit, ids, pos, idx.code)
             return pos
-        for i in self.ids(mask):
+        for i in ids:
             lst = by.get(i)
             if lst is None:
                 by[i] = array(idx.code, (pos,))
@@ -578,6 +644,58 @@ class IndexBuilder:
                     w = wit[i] = array(idx.code, w)
                 w.append(pos)
         return pos
+
+    def show(self, fluents: list, mask: int, t: int, e: int) -> None:
+        """An entry shows ``fluents`` (their real values) to ``mask``: :meth:`group` of each (``HOW_ENTERED``),
+        with what the updates share (observers, the observation count, agent ids) worked out once. An event
+        that says who perceived it, or a replay near :data:`NARROW_LIMIT`, goes through :meth:`group`."""
+        k = len(fluents)
+        seq = self.seq
+        if (not mask or self._spec is not None or self._msg_perc is not None or seq + k >= NARROW_LIMIT
+                or e >= NARROW_LIMIT):
+            for f in fluents:
+                self.group(f, mask, self.reality.get(f), t, e, HOW_ENTERED)
+            return
+        n = self.observations + 2 * k * mask.bit_count()  # (each update: its observers, who also witness it)
+        if n > self._limit:
+            self._over_limit()
+        self.observations = n
+        ids = self._bits_cache.get(mask)
+        if ids is None:
+            ids = self.ids(mask)
+        how = HOW_CODE[HOW_ENTERED]
+        index, reality = self.index, self.reality
+        for f in fluents:
+            idx = index.get(f)
+            if idx is None:
+                idx = index[f] = FluentIndex(self._code)
+            times = idx.times
+            pos = len(times)
+            times.append(t)
+            masks = idx.masks
+            masks.append(mask)
+            if idx.wmasks is not masks:
+                idx.wmasks.append(mask)
+            idx.values.append(reality.get(f))
+            idx.events.append(e)
+            idx.hows.append(how)
+            idx.seqs.append(seq)
+            idx.changes.append(0)
+            seq += 1
+            if idx.joint:
+                fold_joint(idx.joint, mask, pos)
+            by = idx.by_agent
+            if idx.wmasks is masks:  # (as in group)
+                wit = idx.wit_by_agent
+                for i in ids:
+                    lst = by.get(i)
+                    if lst is None:
+                        by[i] = wit[i] = array(idx.code, (pos,))
+                    else:
+                        lst.append(pos)
+            else:
+                _observed(by, idx.wit_by_agent, ids, pos, idx.code)
+        self.seq = seq
 
     def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
         chain = cast("tuple[str, ...]", normalize_chain(chain))  # a trace's chains name agents, never variables
@@ -603,28 +721,34 @@ class IndexBuilder:
         """Record the fluent's real value; True iff that is a change (a reveal of an unknown value is not)."""
         if e >= NARROW_LIMIT:
             self._widen()
-        idx = self.fidx(f)
-        known = f in self.reality
-        changed = (value != self.reality[f]) if known else not reveal
+        idx = self.index.get(f)
+        if idx is None:
+            idx = self.index[f] = FluentIndex(self._code)
+        reality = self.reality
+        before = reality.get(f, _MISSING)
+        changed = (value != before) if before is not _MISSING else not reveal
         idx.real_t.append(t)
         idx.real_v.append(value)
         idx.real_e.append(e)
         if changed:
             idx.change_t.append(t)
-        self.reality[f] = value
+        reality[f] = value
         u = self._undo
         if u is not None:
             u.wrote = True
         if room is not None or not reveal:
             old = self.fluent_room.get(f, _MISSING)
-            if old is not room and old != room:
+            if old is not room and old != room:  # (else the room's fluents already hold it)
                 if u is not None and f not in u.fluent_room:
                     u.fluent_room[f] = old
                 if isinstance(old, str):  # not None, not _MISSING
                     self.room_fluents[old].pop(f, None)
                 self.fluent_room[f] = room
-            if room is not None:
-                self.room_fluents.setdefault(room, {})[f] = None
+                if room is not None:
+                    here = self.room_fluents.get(room)
+                    if here is None:
+                        here = self.room_fluents[room] = {}
+                    here[f] = None
         return changed
 
     def _widen(self) -> None:
@@ -664,7 +788,7 @@ class IndexBuilder:
         if u is not None:  # (saved inline: leaving and entering are the commonest events)
             u.loc.setdefault(agent, room)
             u.occ.setdefault(room, mask)
-        self.occ[room] = mask & ~self.bit(agent)
+        self.occ[room] = mask & ~(1 << self.aid[agent])  # (an agent in a room was met)
         self.loc[agent] = None
 
     # -- events --
@@ -681,12 +805,15 @@ class IndexBuilder:
         spec = self._perception_spec(ev) if ev.has_perception else None  # checked before anything changes
         if ev.chapter is not None:
             self.last_chapter = ev.chapter
+        on = self._on.get(ev.kind)
+        if on is None:
+            on = self._on[ev.kind] = getattr(type(self), "on_" + ev.kind)
         if spec is None:
-            getattr(self, "on_" + ev.kind)(ev, t, e)
+            on(self, ev, t, e)
             return
         self._spec, self._percs, self._msg_perc = spec, {}, None
         try:
-            getattr(self, "on_" + ev.kind)(ev, t, e)
+            on(self, ev, t, e)
         finally:
             self._spec = self._msg_perc = None
 
@@ -706,7 +833,13 @@ class IndexBuilder:
             raise
         finally:
             self._undo = None
-            if u.loc or u.occ or u.fluent_room or u.container_room or u.rooms:
+            if u.loc:  # (the commonest: an entry or an exit)
+                u.loc.clear()
+            if u.occ:
+                u.occ.clear()
+            if u.fluent_room:
+                u.fluent_room.clear()
+            if u.container_room or u.rooms:
                 u.clear()
         return self
 
@@ -792,7 +925,7 @@ class IndexBuilder:
                     u.loc[a] = self.loc.get(a, _MISSING)
                 if room not in u.occ:
                     u.occ[room] = self.occ.get(room, _MISSING)
-            self.occ[room] = self.occ.get(room, 0) | self.bit(a)
+            self.occ[room] = self.occ.get(room, 0) | (1 << self.aid[a])  # (met above)
             self.loc[a] = room
         mask = self.occ[room]
         entering = set()
@@ -802,9 +935,9 @@ class IndexBuilder:
             ch = self.set_real(f, room, t, e, room)
             self.group(f, mask, room, t, e, HOW_SEEN, change=ch)
         looking = self.mask_of(ev.agents) if ev.quiet else mask  # a quiet entry: only the arrivals look
-        for f in list(self.room_fluents.get(room, ())):
-            if f not in entering:
-                self.group(f, looking, self.reality.get(f), t, e, HOW_ENTERED)
+        shown = self.room_fluents.get(room)
+        if shown:
+            self.show([f for f in shown if f not in entering], looking, t, e)
         if ev.chapter is not None:
             self.chapters.setdefault(ev.chapter, Chapter()).participants.update(ev.agents)
 
@@ -823,7 +956,10 @@ class IndexBuilder:
             self.leave(a, t, e)
 
     def _actor_room(self, ev, agent):
-        room = self.room_of_actor(ev, agent)
+        room = ev.room
+        if room is None and agent is not None:  # (room_of_actor, inline: a move is the commonest event)
+            self.bit(agent)
+            room = self.loc.get(agent)
         if room is None:
             self.fail(ev, f"{agent} acts but is in no room (give the event a room or let {agent} enter first)")
         if ev.room is not None and self.loc.get(agent) != ev.room:
@@ -974,7 +1110,7 @@ class IndexBuilder:
         return tuple(dict.fromkeys((*listeners, *(a for a in ev.secret if a != ev.sender))))
 
 
-__all__ = ["MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
+__all__ = ["JOINT_MAX", "JOINT_WORK", "fold_joint", "MAX_AGENTS", "OBSERVATIONS_BASE", "OBSERVATIONS_PER_EVENT", "observation_limit", "FluentIndex", "Perception",
            "credits", "MayCondition", "may_condition", "Chapter", "IndexBuilder", "UNSURE",
            "OPAQUE", "is_marker", "HOW_ENTERED", "HOWS",
            "HOW_REALITY", "HOW_SEEN", "HOW_TOLD", "HOW_POSSIBLE"]

@@ -33,10 +33,16 @@ from belief.logic.constraints import constraints_of
 from belief.logic.domain import Domain
 from belief.logic.formula import Formula
 from belief.logic.policies import TrustPolicy, get_policy
-from belief.truth.ground import GroundTruth, TraceNames, TruthAnswer
-from belief.truth.index import IndexBuilder
+from belief.truth.ground import OPAQUE, GroundTruth, TraceNames, TruthAnswer
+from belief.truth.index import JOINT_MAX, IndexBuilder
 from belief.truth.trace import Trace, _Event, parse_event, share_fields
 from belief.truth.typed_trace import MAX_REPORTED, type_problems
+
+
+_MISS = object()
+_LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
+#: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
+MAX_CACHED = 1 << 16
 
 
 class _Prefix(Sequence):
@@ -82,10 +88,83 @@ class TrackedTruth(GroundTruth):
                          tracker.constraints, events=events, aid=b.aid)
         self._n_fluents = None if live else len(b.index)
         self._tracker = tracker
+        #: chain as given -> (normalised chain, agent ids, sorted distinct ids, their mask): see :meth:`value_now`
+        self._chains: dict = {}
 
     @property
     def final_locations(self) -> dict:
         return {a: self.location(a) for a in self.agents}
+
+    def value_now(self, chain, fluent):
+        """:meth:`value` at the last event, for a hashable ``chain`` (the tracker's fresh questions): the same
+        search as :meth:`_find` with fewer steps. The chain's agent ids are kept per chain as given (an agent's
+        id never changes), the update lists are read from their end (every update is at or before the last
+        event), and a fluent or chain this does not handle (a fluent given as text, a chain naming an agent
+        not met yet, the empty chain) goes the general way."""
+        info = self._chains.get(chain)
+        if info is None:
+            info = self._chain_info(chain)
+            if info is None:
+                return self.value(chain, fluent)
+        idx = self._index.get(fluent)
+        if idx is None:
+            return self.value(chain, fluent)
+        norm, ids, uniq, smask = info
+        j = -1
+        n = len(idx.times)
+        if n:
+            if len(uniq) == 1:
+                lst = idx.by_agent.get(uniq[0])
+                if lst:
+                    j = lst[-1]
+                    if idx.excl and idx.excl.get(j) == smask:
+                        j = self._latest_group(idx, uniq, smask, j - 1)
+            else:  # the latest update all of them observed: kept current by the replay once asked
+                joint = idx.joint
+                j = joint.get(smask, -2)
+                if j == -2:
+                    j = self._latest_group(idx, uniq, smask, n - 1)
+                    if len(joint) < JOINT_MAX:
+                        joint[smask] = j
+            percs, conds = idx.percs, idx.conds
+            if percs or conds:
+                while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
+                                  or (conds and not self._cond_ok(idx, j, norm))):
+                    j = self._latest_group(idx, uniq, smask, j - 1)
+        if idx.overrides:
+            ov = idx.overrides.get(ids)
+            if ov is not None and (j < 0 or ov[3][-1] > idx.seqs[j]):
+                return ov[1][-1]  # the chain's own latest update (a policy's) came after the group's
+        if j < 0:
+            return None
+        v = idx.values[j]
+        if v is OPAQUE:
+            return self._resolve(fluent, v, idx.times[j], len(self.events) - 1)
+        return v
+
+    def _chain_info(self, chain) -> Optional[tuple]:
+        """``(normalised chain, agent ids, sorted distinct ids, their mask)`` of ``chain``, kept for
+        :meth:`value_now`; None for the empty chain or one naming an agent not met yet (not kept: it may be
+        met later). A chain that is no chain raises QueryError as :meth:`normalize` does."""
+        norm = self.normalize(chain)
+        if not norm:
+            return None
+        ids = []
+        for a in norm:
+            i = self._aid.get(a)
+            if i is None:
+                return None
+            ids.append(i)
+        key = tuple(ids)
+        uniq = key if len(key) == 1 else tuple(sorted(set(key)))
+        smask = 0
+        for i in uniq:
+            smask |= 1 << i
+        chains = self._chains
+        if len(chains) >= MAX_CACHED:
+            chains.clear()
+        info = chains[chain] = (chain if norm == chain else norm, key, uniq, smask)  # (one tuple where they are equal)
+        return info
 
     def fluents(self) -> list[tuple]:
         return list(self._index if self._n_fluents is None else islice(self._index, self._n_fluents))
@@ -97,12 +176,6 @@ class TrackedTruth(GroundTruth):
             names = self._tracker._names_upto(len(self.events), self._n_fluents, self.agents)
             self._trace_names = names.snapshot()
         return self._trace_names
-
-
-_MISS = object()
-_LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
-#: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
-MAX_CACHED = 1 << 16
 
 
 class Tracker:
@@ -146,7 +219,8 @@ class Tracker:
         index whatever it carries (events taken from another trace, e.g. an agent's perceptions). On a bad
         event: TraceError, and the tracker is unchanged.
         """
-        n = len(self.trace)
+        events = self.trace._events
+        n = len(events)
         if isinstance(event, _Event):
             ev = event
         elif isinstance(event, (dict, str, bytes)):
@@ -162,18 +236,19 @@ class Tracker:
             if problems:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
-        n_fluents, n_agents = len(self.replay.index), len(self.replay.agents)
+        replay = self.replay
+        n_fluents, n_agents = len(replay.index), len(replay.agents)
         self._answers.clear()  # before the replay moves: its answers were about the last event
-        self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
-        self.trace._events.append(ev)  # already checked: its t is its index
+        replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
+        events.append(ev)  # already checked: its t is its index
         self._truth = None
         live = self._live
-        if len(self.replay.index) != n_fluents or len(self.replay.agents) != n_agents:
+        if len(replay.index) != n_fluents or len(replay.agents) != n_agents:
             live.forget()  # a new fluent may join a constraint group, a new agent new chains: start afresh
+            if len(self._agents) != len(replay.agents):
+                live.agents = self.agent_names()
         else:
             live.grow()  # what was memoised is about earlier times, which the new event does not change
-        if len(self._agents) != len(self.replay.agents):
-            live.agents = self.agent_names()
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
@@ -214,8 +289,19 @@ class Tracker:
     # --- queries (the GroundTruth methods, on the events so far) --------------------------------
     def value(self, chain, fluent, at: Optional[int] = None):
         """The value ``chain`` holds for ``fluent`` (None: never observed, or observed 'nowhere')."""
-        if at is None:
-            return self._last((chain, fluent), self._live.value, chain, fluent)
+        if at is None:  # (what _last does, inline: the commonest question)
+            key = (chain, fluent)
+            answers = self._answers
+            try:
+                v = answers.get(key, _MISS)
+            except TypeError:  # a chain given as a list: answered, not kept
+                return self._live.value(chain, fluent)
+            if v is _MISS:
+                v = self._live.value_now(chain, fluent)
+                if len(answers) >= MAX_CACHED:
+                    answers.clear()
+                answers[key] = v
+            return v
         return self._live.value(chain, fluent, at)
 
     def lookup(self, chain, fluent, at: Optional[int] = None):

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Mapping, Optional, Sequence
 from belief.grading import questions as model
 from belief.grading.render import Phrasing, render
 from belief.grading.selector import ORDER_NAMES, Cell, Limits, Selector, chains, template_of
-from belief.grading.shortcuts import Answerer, Panel
+from belief.grading.shortcuts import Panel, Shortcut
 from belief.truth.tracker import Tracker
 
 
@@ -65,7 +65,7 @@ class SelectedStream:
     of the global trace (else the stream keeps one, fed by :meth:`feed`)."""
 
     def __init__(self, meta: dict, *, seed: object, limits: Limits = Limits(), prefix: str = "s",
-                 template: Callable[[Cell], str] = template_of, extra: Optional[Mapping[str, Answerer]] = None,
+                 template: Callable[[Cell], str] = template_of, extra: Optional[Mapping[str, Shortcut]] = None,
                  tracker: Optional[Tracker] = None):
         self.tracker = tracker if tracker is not None else Tracker(meta=meta)
         self.selector = Selector(limits=limits, seed=seed, prefix=prefix, template=template, extra=extra)
@@ -113,7 +113,7 @@ class StepSelection:
 
     def __init__(self, meta: dict, *, seed: object, agents: Iterable[str], phrasing: Phrasing,
                  template: Callable[[Cell], str], limits: Limits = Limits(per_time=2, examined=48), depth: int = 4,
-                 fluents: Callable[[tuple], bool] = lambda f: True, extra: Optional[Mapping[str, Answerer]] = None):
+                 fluents: Callable[[tuple], bool] = lambda f: True, extra: Optional[Mapping[str, Shortcut]] = None):
         self.agents = tuple(agents)
         self.stream = SelectedStream(meta, seed=seed, limits=limits, template=template, extra=extra)
         self.words = phrasing
@@ -200,7 +200,7 @@ class PerspectiveSet:
 
     def __init__(self, meta: dict, agents: Iterable[str], fluents: Iterable[tuple], phrasing: Phrasing, *,
                  name: str, seed: object = None, depth: int = 4, limits: Limits = Limits(per_time=2, examined=32),
-                 extra: Optional[Mapping[str, Answerer]] = None):
+                 extra: Optional[Mapping[str, Shortcut]] = None):
         self.seed = meta.get("seed") if seed is None else seed
         self.agents = tuple(agents)
         self.fluents = list(fluents)

@@ -70,11 +70,17 @@ def phrasing(players: tuple[str, ...]) -> Phrasing:
     return Phrasing(fact=fact_for(None), special=lambda q: render(q, Phrasing(fact=fact_for(q.agent))))
 
 
+#: the panel's optional shortcut the maze worlds add: the world as it first was (a player who has not moved is
+#: where it started, and "aware that X knows where X is" is often asked before anyone moved; without it the
+#: selected ``aware/player`` questions of capture were answered 0.653 right by it, 100 episodes)
+EXTRA_SHORTCUTS = {"first_value": "first_value"}
+
+
 def selected_set(meta: dict, seed, players: tuple[str, ...]) -> StepSelection:
     """The selected set of one maze episode (see the module docstring): ``feed`` it every event of the global
     trace, ``ask(player)`` for every active player at the end of each step, ``kept()`` once the episode is over."""
     return StepSelection(meta, seed=f"maze:{meta.get('env')}:{seed}", agents=players, phrasing=phrasing(players),
-                         template=template_for(players), limits=LIMITS, depth=DEPTH)
+                         template=template_for(players), limits=LIMITS, depth=DEPTH, extra=EXTRA_SHORTCUTS)
 
 
-__all__ = ["selected_set", "template_for", "topic", "phrasing", "LIMITS", "DEPTH"]
+__all__ = ["selected_set", "EXTRA_SHORTCUTS", "template_for", "topic", "phrasing", "LIMITS", "DEPTH"]

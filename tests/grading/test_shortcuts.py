@@ -5,6 +5,9 @@ from __future__ import annotations
 from belief.grading.questions import Question
 from belief.grading.render import Phrasing, render, say
 from belief.grading.report import read_answer
+import pytest
+
+from belief.grading.selector import Cell, Selector
 from belief.grading.shortcuts import Panel, majority_answers, public_trace
 from belief.truth.checker import check
 from belief.truth.trace import Announce, Content, Enter, Exit, Move, Observe, Trace
@@ -72,6 +75,19 @@ def test_a_world_registers_its_own_shortcut_and_majority_is_per_template():
     assert panel.names[-1] == "always_no" and panel.answers(_q("knows", ("Sally",)))["always_no"] == "no"
     assert majority_answers([("a", "yes"), ("a", "No"), ("a", "no"), ("b", "box"), ("b", "bag")]) == {
         "a": "no", "b": "bag"}
+
+
+def test_a_world_adds_an_optional_shortcut_by_name_and_the_selector_balances_it():
+    panel = Panel(check(_sally_anne()), {"first_value": "first_value"})
+    q = _q("value", ("Sally",), "Anne")
+    assert panel.names[-1] == "first_value" and panel.answers(q)["first_value"] == "basket"  # by hand, above
+    with pytest.raises(ValueError, match="'last_value' is not one of the panel's optional shortcuts"):
+        Panel(check(_sally_anne()), {"x": "last_value"})
+    # the selector keeps the name in every candidate's shortcuts (so its tables and balance count it)
+    sel = Selector(extra={"first_value": "first_value"})
+    cells = [Cell(kind="value", chain=("Sally",), fluent=("in", "marble"), time=3, agent="Anne")]
+    picked = sel.offer(check(_sally_anne()), cells)
+    assert sel.names[-1] == "first_value" and [c.shortcuts["first_value"] for c in picked] == ["basket"]
 
 
 def test_render_and_say_round_trip_through_the_reader():

@@ -183,3 +183,52 @@ def test_values_refused_by_the_formulas_fall_back_to_lark_errors():
                  "(in a\u00a0b)", "a IN b\u2028c IN d", "a\vIN b", "NOT x UNSURE a IN b", "x UNSURE ?p(a)",
                  "?p(a)", "<t> (1)(a)", "a BELIEVE <t> (2)(a)", "x UNSURE NOT NOT a IN b"]:
         assert_same_as_lark(text)
+
+
+# --- one regex over the whole document, and values shared across its lines ---------------------------------------
+
+def test_the_document_regex_tiles_the_text_line_by_line():
+    """Line ends, blank and comment lines, a missing last newline and a bad line anywhere: the same facts or the
+    same errors as lark; the valid ones all take the fast path."""
+    valid = ["", "\n", "\n\n", " \t\n", "a IN b", "a IN b\n", "a IN b\r\nc IN d\r\n", "\n\n a IN b", "a IN b\n\n",
+             "a IN b\n  \t\nb IN c", "a IN b #c\n#d\n", "#only\n# comments", "x BELIEVE a IN b\n\nx BELIEVE a IN b",
+             "p()\nq( )\r\n"]
+    invalid = ["a IN b\nbad line here\nc IN d", "a IN b\n)\n", "a IN b\nc IN", "\n\nBELIEVE a IN b",
+               "a IN b\n\ra IN b c", "a IN b\fc IN d", "a IN b\n<x\ny> IN c", "a IN b @ 0.5 @ 0.5"]
+    for text in valid:
+        assert _readable_lines().parse(text, "document") is not None, text
+    for text in valid + invalid:
+        assert_same_as_lark(text, [parse_readable_document, parse_document, parse_fact])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(bst.facts(allow_variables=True, max_depth=3), min_size=1, max_size=4), st.data())
+def test_values_shared_across_lines_change_no_equality_hash_printing_or_error(pool, data):
+    """Lines repeat whole, or their literal under other chains, or their chain over other literals: each line's
+    fact equals lark's, with the same hash and printing, and an error after them has lark's line and column."""
+    lines = [to_readable(f) for f in data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=12))]
+    text = "\n".join(lines)
+    fast = _readable_lines().parse(text, "document")
+    with lark_only():
+        reference = parse_readable_document(text)
+    assert fast == reference
+    assert [hash(f) for f in fast] == [hash(f) for f in reference]
+    assert [str(f) for f in fast] == [str(f) for f in reference] == lines
+    assert [parse_fact(str(f)) for f in fast] == reference
+    assert_same_as_lark(text + "\n" + data.draw(st.sampled_from(lines)) + " )")
+
+
+def test_repeated_parts_of_lines_are_made_once_per_document():
+    facts = _readable_lines().parse("a BELIEVE x IN y\nb BELIEVE x IN y\na BELIEVE NOT x IN y\n"
+                                    "b BELIEVE NOT x IN y\nc BELIEVE a UNSURE x IN y\nd BELIEVE a UNSURE x IN y", "document")
+    assert facts[0].atom is facts[1].atom is facts[2].atom is facts[4].atom
+    assert facts[2].formula.body is facts[3].formula.body  # the Not
+    assert facts[4].formula.body is facts[5].formula.body  # the Unsure
+    assert facts[0].formula.agent is facts[2].formula.agent
+
+
+def test_the_line_regex_makes_only_character_classes_possessive():
+    from belief.grammar.fastpath import _possessive
+    assert _possessive(r"[a-z]*x[0-9]+") == r"[a-z]*+x[0-9]++"
+    assert _possessive(r"[\]a]*[^\n]+") == r"[\]a]*+[^\n]++"
+    assert _possessive(r"\[a]*(?:ab)*a*[a]*?[a]++[a]?") == r"\[a]*(?:ab)*a*[a]*?[a]++[a]?"

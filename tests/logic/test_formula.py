@@ -90,3 +90,38 @@ def test_depth_is_capped_when_built_so_equality_pickling_and_printing_never_recu
     with pytest.raises(FormulaDepthError):  # the constructors check, whatever builds the formula
         compose(_alternating(20_000), Stance.BELIEVES, atom)
     assert compose(("a",) * 20_000, Stance.BELIEVES, atom).depth == 1  # repetitions normalise away
+
+
+def test_trusted_constructors_make_true_immutable_instances():
+    """The parsers' constructors fill a mutable twin and then assign its class: what they return is an ordinary
+    instance of the class (immutable, equal, same hash, pickles) with the fields it was given."""
+    from belief.logic.formula import MAX_DEPTH, FormulaDepthError
+
+    atom = Atom._trusted("in", ("x", "y"))
+    b = Believes._trusted("b", atom)
+    fact = Fact._trusted(b, 0.25)
+    chained = Fact._trusted_chain(("b", "a"), atom, None)
+    assert (atom.pred, atom.args) == ("in", ("x", "y"))
+    assert (b.agent, b.body, b.depth) == ("b", atom, 1)
+    assert (fact.formula, fact.probability) == (b, 0.25)
+    outer = chained.formula
+    assert (outer.agent, outer.body.agent, outer.body.body, outer.depth, outer.body.depth) == ("a", "b", atom, 2, 1)
+    assert chained.probability is None
+    public = [Atom("in", ("x", "y")), Believes("b", Atom("in", ("x", "y"))), Fact(Believes("b", atom), 0.25),
+              Fact(Believes("a", Believes("b", atom)))]
+    for made, reference in zip([atom, b, fact, chained], public):
+        assert type(made) is type(reference)
+        assert made == reference and hash(made) == hash(reference) and str(made) == str(reference)
+        assert pickle.loads(pickle.dumps(made)) == made
+        for name in type(made).__slots__:
+            with pytest.raises(AttributeError):
+                setattr(made, name, None)
+            with pytest.raises(AttributeError):
+                delattr(made, name)
+    # the chain normalises as Believes does, and refuses what is too deep
+    assert Fact._trusted_chain(("x", "x"), atom, None).formula == Believes("x", atom)
+    unsure = Unsure("x", atom)
+    assert Fact._trusted_chain(("x",), unsure, None).formula is unsure
+    assert Fact._trusted_chain(_alternating(MAX_DEPTH), atom, None).formula.depth == MAX_DEPTH
+    with pytest.raises(FormulaDepthError):
+        Fact._trusted_chain(_alternating(MAX_DEPTH + 1), atom, None)

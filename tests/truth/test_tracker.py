@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 from belief import Tracker
 from belief.errors import QueryError, TraceError
 from belief.logic.formula import normalize_chain
-from belief.testing.traces import AGENTS, OBJECTS, build_trace, steps_st
+from belief.testing.traces import AGENTS, OBJECTS, build_trace, perceived_steps_st, steps_st
+from belief.truth import index as index_module
+from belief.truth.index import is_marker
 from belief.truth.checker import check
 from belief.truth.ground import GroundTruth
 from belief.truth.trace import Enter, Move, Trace
+from tests.truth.test_checker_properties import Reference  # the brute-force reference: every chain materialised
 
 
 def chains(agents, depth):
@@ -115,6 +118,76 @@ def test_answers_with_caches_warm_equal_answers_with_caches_cleared(steps, n_age
         batch = check(trace, policy)
         for c, f in pool:
             assert warm.value(c, f) == batch.value(c, f) and warm.knows_chain(c, f) == batch.knows_chain(c, f)
+
+
+def _shown(v):
+    """A value as the brute-force reference writes it (markers as ``<name>``)."""
+    return f"<{v}>" if is_marker(v) else v
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps=perceived_steps_st, n_agents=st.integers(2, 4), policy=st.sampled_from(["strict-truthful", "hitom"]),
+       work=st.sampled_from([index_module.JOINT_WORK, 0]), data=st.data())
+def test_fresh_answers_online_equal_the_reference_and_the_answers_with_caches_cleared(steps, n_agents, policy, work,
+                                                                                        data):
+    """A fresh question at the last event takes the tracker's short path (its chain's ids kept, the latest
+    joint update of the chain's agents kept current by every append once asked). After every append of random
+    traces with messages under both policies, secret and inattentive observers, hidden listeners,
+    ``perceived_as``, opaque moves, quiet entries, conditional and witnessed looks and possible changes, the
+    questions asked (a random few, so that sets are registered at random times; ``work=0``: the kept joint
+    updates are dropped by every update with two observers or more and registered again) equal the brute-force
+    reference and a tracker whose caches and memos are cleared before each question."""
+    trace = build_trace(n_agents, 2 if policy == "strict-truthful" else 3, steps)
+    agents = AGENTS[:n_agents]
+    ref = Reference(agents, 3, policy)
+    fluents = [("in", o) for o in OBJECTS] + [("at", a) for a in agents]
+    warm, cold = Tracker(policy=policy), Tracker(policy=policy)
+    saved = index_module.JOINT_WORK
+    index_module.JOINT_WORK = work
+    try:
+        for t, ev in enumerate(trace):
+            ref.step(ev)
+            warm.append(ev)
+            cold.append(ev)
+            asked = data.draw(st.lists(st.tuples(st.sampled_from(ref.chains), st.sampled_from(fluents)), max_size=12),
+                              label="asked")
+            for c, f in asked:
+                got = warm.value(c, f)
+                cold.clear_caches()
+                assert got == cold.value(c, f), (t, c, f)
+                want = ref.value(c, f, t)  # "<unknown>": never observed, which value() answers as None
+                assert _shown(got) == (None if want == "<unknown>" else want), (t, c, f, got, want)
+    finally:
+        index_module.JOINT_WORK = saved
+
+
+@pytest.mark.parametrize("work", [index_module.JOINT_WORK, 2])
+def test_kept_joint_updates_follow_every_update_and_refused_events(work, monkeypatch):
+    """The latest update all of a set of agents observed, kept current by the replay (:func:`fold_joint`),
+    equals a scan of the update masks after every append, whichever way it is kept (the registered sets or the
+    subsets of the update's observers, whichever are fewer; ``work=2``: dropped by most updates), also after
+    messages refused midway (a policy that writes one update, then fails: the update is cut)."""
+    from belief.app.bench.checker import make_trace
+    from tests.truth.test_red_team import HalfWay
+
+    monkeypatch.setattr(index_module, "JOINT_WORK", work)
+    trace = make_trace(agents=6, rooms=2, events=400, objects=2, seed=4)
+    tracker = Tracker(HalfWay())
+    rng = random.Random(9)
+    names = [f"agent{i}" for i in range(6)]
+    refused = 0
+    for k, ev in enumerate(trace):
+        try:
+            tracker.append(ev, renumber=True)
+        except TraceError:
+            refused += 1
+        if k % 3 == 0:  # register a few sets now and then
+            tracker.value(tuple(rng.sample(names, rng.randint(2, 4))), ("in", f"obj{rng.randrange(2)}"))
+        for f, idx in tracker.replay.index.items():
+            for smask, pos in idx.joint.items():
+                scan = max((j for j, m in enumerate(idx.masks) if m & smask == smask), default=-1)
+                assert pos == scan, (k, f, smask)
+    assert refused > 10 and sum(len(idx.joint) for idx in tracker.replay.index.values()) > (20 if work > 2 else 0)
 
 
 def test_a_repeated_question_is_kept_until_the_next_append():
