@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Optional
 
 from belief.app.evaluation.baselines import BASELINES, answerers
 from belief.app.evaluation.datasets import Item
-from belief.app.evaluation.tracker import (StoryTranslation, Translate, event_scores, tracker_answer,
+from belief.app.evaluation.tracker import (StoryTranslation, Translate, event_scores, setting, tracker_answer,
                                            translate_story)
 from belief.errors import BeliefError
 from belief.files.atomic import atomic_write_text
@@ -316,7 +316,8 @@ def evaluate_tracker(items: list[Item], translate: Translate, *, dataset: str, k
     for it in items:
         stories.setdefault(it.episode, it)
     done = _run_pending({f"story:{ep}": it for ep, it in stories.items()},
-                        lambda it: translate_story(it.episode, it.text, translate), run, concurrency, progress)
+                        lambda it: translate_story(it.episode, it.text, translate, meta=setting(it.trace)), run,
+                        concurrency, progress)
     translations = {ep: done[f"story:{ep}"] for ep in stories}
     rows = []
     for it in items:

@@ -31,7 +31,7 @@ from belief.grading.questions import check_question, gold_answer
 from belief.llm.errors import LLMError, LLMOutputError, one_line
 from belief.stories.text import split_sentences, parse_sentence, spoken
 from belief.truth.checker import check
-from belief.truth.trace import Trace, parse_event
+from belief.truth.trace import ROOMS_KEY, Trace, parse_event
 
 MAX_ATTEMPTS = 3
 _IGNORED = ("t", "source", "source_line", "chapter")
@@ -111,8 +111,16 @@ def _names_in(d: dict) -> list[str]:
     return out
 
 
-def problems_of(sentence: str, events: list[dict], prefix: list[dict]) -> list[str]:
-    """Why these events are not a checked translation of the sentence (empty: they are)."""
+def setting(trace) -> dict:
+    """The meta a translated story keeps from its gold trace: the declared rooms (the world's setting, stated by
+    no sentence), so that a move into a room nobody has entered yet reads in the translation as in the gold."""
+    meta = getattr(trace, "meta", None) or {}
+    return {k: meta[k] for k in (ROOMS_KEY,) if k in meta}
+
+
+def problems_of(sentence: str, events: list[dict], prefix: list[dict], meta: Optional[dict] = None) -> list[str]:
+    """Why these events are not a checked translation of the sentence (empty: they are); ``meta``: the
+    story's :func:`setting`."""
     if not events:
         return ["no event: every sentence of the story states one"]
     out = []
@@ -128,7 +136,7 @@ def problems_of(sentence: str, events: list[dict], prefix: list[dict]) -> list[s
                 out.append(f"{name!r} does not occur in the sentence")
     if not out:
         try:
-            check(Trace(prefix + events))
+            check(Trace(prefix + events, meta=meta))
         except BeliefError as e:
             out.append(f"the story so far does not allow it: {one_line(e)}")
     return out
@@ -182,8 +190,10 @@ def llm_translator(client) -> Translate:
     return translate
 
 
-def translate_story(episode: str, text: str, translate: Translate, max_attempts: int = MAX_ATTEMPTS) -> StoryTranslation:
-    """Every sentence through the checked path; untranslatable ones are reported, never guessed."""
+def translate_story(episode: str, text: str, translate: Translate, max_attempts: int = MAX_ATTEMPTS,
+                    meta: Optional[dict] = None) -> StoryTranslation:
+    """Every sentence through the checked path; untranslatable ones are reported, never guessed. ``meta``: the
+    story's :func:`setting`."""
     out = StoryTranslation(episode)
     for n, sentence in enumerate(split_sentences(text), 1):
         problems: list = []
@@ -204,7 +214,7 @@ def translate_story(episode: str, text: str, translate: Translate, max_attempts:
                 out.latency_s.append(time.perf_counter() - start)
             out.prompt_tokens += p
             out.completion_tokens += c
-            problems = problems_of(sentence, events, out.events)
+            problems = problems_of(sentence, events, out.events, meta)
             if not problems:
                 out.events.extend(events)
                 break
@@ -243,12 +253,12 @@ def event_scores(pairs) -> dict:
 def tracker_answer(item: Item, translation: StoryTranslation) -> str:
     """The tracker's answer to one question from the translated trace (what the checker says there)."""
     try:
-        truth = check(Trace(translation.events))
+        truth = check(Trace(translation.events, meta=setting(item.trace)))
         check_question(truth, item.question)
         return say(item, gold_answer(truth, item.question))
     except BeliefError:
         return say(item, None)  # the question's people or object never made it into the translation
 
 
-__all__ = ["Event", "Events", "translate_story", "rules_translator", "llm_translator", "tracker_answer",
+__all__ = ["Event", "Events", "setting", "translate_story", "rules_translator", "llm_translator", "tracker_answer",
            "event_scores", "canonical", "problems_of", "to_trace_event", "StoryTranslation", "MAX_ATTEMPTS"]

@@ -79,9 +79,13 @@ class Story:
     def text(self) -> str:
         return "\n".join(self.sentences) + "\n"
 
-    def trace(self) -> Trace:
-        return Trace(self.events, meta={"episode": self.id, "generator": "belief.stories", "seed": self.seed,
-                                        "index": self.index})
+    def trace(self, events: Optional[list] = None) -> Trace:
+        """The story's trace, or that of ``events`` (a variant of its events) under the same meta. The meta
+        declares the rooms (``room_names``), so moving an object into a room nobody has entered yet is read as a room
+        move, not as a move into a container of that name."""
+        return Trace(self.events if events is None else events,
+                     meta={"episode": self.id, "generator": "belief.stories", "seed": self.seed, "index": self.index,
+                           "room_names": list(self.rooms)})
 
 
 class _World:
@@ -155,9 +159,10 @@ def generate_story(seed: int, index: int, config: StoryConfig = StoryConfig()) -
                  people=people, objects=objects, rooms=rooms)
 
 
-def _belief(events: list, agent: str, obj: str) -> Optional[str]:
-    """What ``agent`` believes about ``obj`` after ``events`` (the checker's answer), or None."""
-    v = check(Trace(events)).value((agent,), ("in", obj))
+def _belief(events: list, rooms, agent: str, obj: str) -> Optional[str]:
+    """What ``agent`` believes about ``obj`` after ``events`` (the checker's answer, ``rooms`` declared as
+    :meth:`Story.trace` does), or None."""
+    v = check(Trace(events, meta={"room_names": list(rooms)})).value((agent,), ("in", obj))
     return v if isinstance(v, str) and not is_marker(v) else None
 
 
@@ -228,7 +233,7 @@ def _action(rng: random.Random, w: _World, features: tuple, events: list) -> Opt
         return None
     sender = rng.choice(senders)
     obj = rng.choice(w.objects)
-    value = _belief(events, sender, obj)
+    value = _belief(events, w.rooms, sender, obj)
     if value is None:
         return None
     content = [{"subject": [obj], "value": value}]

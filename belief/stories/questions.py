@@ -37,7 +37,6 @@ from belief.stories.text import question_text
 from belief.truth.checker import check
 from belief.truth.ground import GroundTruth
 from belief.truth.index import is_marker
-from belief.truth.trace import Trace
 
 ORDER_TEMPLATES = {0: "reality", 1: "first_order", 2: "second_order", 3: "third_order", 4: "fourth_order"}
 KNOWS = "knows"
@@ -143,7 +142,7 @@ def label(story: Story, picked: list[Candidate], truth: GroundTruth) -> list[Can
     for phenomenon, field in _COUNTERFACTUALS:
         events = _stripped(story.events, field)
         if events != story.events:
-            alternatives.append((phenomenon, check(Trace(events))))
+            alternatives.append((phenomenon, check(story.trace(events))))
     out = []
     for c in picked:
         q = c.question

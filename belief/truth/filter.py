@@ -37,7 +37,7 @@ from typing import Optional
 from belief.logic.policies import get_policy
 from belief.truth.index import IndexBuilder
 from belief.truth.record import PrivateRecord
-from belief.truth.trace import Enter, Exit, Statement, Trace, event_agents
+from belief.truth.trace import ROOMS_KEY, Enter, declared_rooms, Exit, Statement, Trace, event_agents
 
 
 class PrivateTrace:
@@ -51,13 +51,15 @@ class PrivateTrace:
     (:class:`~belief.truth.index.IndexBuilder`), so the filter and the checker agree on rooms and reality.
     """
 
-    def __init__(self, agent: str, policy="strict-truthful", constraints=None):
+    def __init__(self, agent: str, policy="strict-truthful", constraints=None, rooms=None):
         self.agent = agent
         self.policy = policy
-        # the world's rules are public: the private record reasons with them too
-        meta = {"constraints": list(constraints)} if constraints else None
-        self._world = IndexBuilder(None, get_policy(policy))  # the global trace, as it comes
-        self.record = PrivateRecord(agent, policy, meta=meta)  # the private trace so far, and its truth
+        # the world's rules and its declared rooms (``meta["room_names"]``) are public: the private record has them too
+        meta: dict = {"constraints": list(constraints)} if constraints else {}
+        if rooms is not None:
+            meta[ROOMS_KEY] = rooms if isinstance(rooms, str) else list(rooms)  # (a str is refused by the record)
+        self.record = PrivateRecord(agent, policy, meta=meta or None)  # the private trace so far, and its truth
+        self._world = IndexBuilder(None, get_policy(policy), rooms=declared_rooms(meta))  # the global trace, as it comes
         self._seen = 0
         self._original = None                 # the event being fed, when it says who perceived it
         #: per global event fed so far, the private trace's length after it (to place a message's ``as_of``)
@@ -325,7 +327,8 @@ _BELIEF_ONLY = frozenset({"tell", "announce"})
 
 def private_trace(trace, agent: str, policy="strict-truthful") -> Trace:
     """The private trace of ``agent``: every event of ``trace`` it perceived, masked as it perceived it."""
-    p = PrivateTrace(agent, policy, (getattr(trace, "meta", None) or {}).get("constraints"))
+    meta = getattr(trace, "meta", None) or {}
+    p = PrivateTrace(agent, policy, meta.get("constraints"), meta.get(ROOMS_KEY))
     for ev in trace:
         p.feed(ev)
     return p.trace

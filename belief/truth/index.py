@@ -36,7 +36,7 @@ from typing import Any, Iterable, Optional, cast
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
 from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
-from belief.truth.trace import event_agents, perception_agents
+from belief.truth.trace import declared_rooms, event_agents, perception_agents
 
 #: how a value reached a chain
 HOW_REALITY = "reality"
@@ -432,7 +432,8 @@ def _observed(by: dict, wit: dict, ids, pos: int, code: str) -> None:
 class IndexBuilder:
     """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects."""
 
-    def __init__(self, trace, policy: TrustPolicy):
+    def __init__(self, trace, policy: TrustPolicy, rooms: Optional[Iterable[str]] = None):
+        """``rooms``: the rooms known up front (default: the trace's ``meta["room_names"]``, :func:`declared_rooms`)."""
         self.trace = trace
         self.policy = policy
         self.aid: dict[str, int] = {}
@@ -444,7 +445,9 @@ class IndexBuilder:
         self.fluent_room: dict[tuple, Optional[str]] = {}
         self.reality: dict[tuple, Any] = {}
         self.container_room: dict[str, str] = {}
-        self.rooms: set = set()
+        #: rooms before any event names them: a move's ``to`` naming one is a room, never a container
+        self.declared = frozenset(rooms) if rooms is not None else declared_rooms(getattr(trace, "meta", None))
+        self.rooms: set = set(self.declared)
         self.chapters: dict[int, Chapter] = {}
         self.last_chapter: Optional[int] = None
         self.seq = 0
@@ -964,9 +967,15 @@ class IndexBuilder:
         return room
 
     def on_move(self, ev, t, e):
+        """``to`` is a container in ``to_room`` when given; else a room if it is one already (declared in
+        ``meta["room_names"]``, entered, or the room of a statement); else a container, in its room if placed
+        before, or in the mover's room (an undeclared room nobody has named yet is taken for a container)."""
         room = self._actor_room(ev, ev.agent)
         to = ev.to
         if ev.to_room is not None:
+            if to in self.declared:
+                self.fail(ev, f"the {to} is a room (meta room_names) but to_room makes it a container in the {ev.to_room} "
+                              f"(drop to_room to move the {ev.object} into that room, or the {to} from meta room_names)")
             dest = self._set_container(to, ev.to_room)
         elif to in self.rooms:
             dest = to

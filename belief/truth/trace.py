@@ -729,6 +729,33 @@ def _read_fast(trace: "Trace", lines: list) -> bool:
     return True
 
 
+#: the key of a trace's meta that names its rooms up front
+ROOMS_KEY = "room_names"
+
+
+def declared_rooms(meta) -> frozenset:
+    """The rooms ``meta["room_names"]`` declares up front (a list of names; empty when absent).
+
+    A room is otherwise known only once an event names it as one (an ``enter``, a statement's ``room``), so a
+    ``move`` whose ``to`` names a room nobody has entered yet would be taken for a container in the mover's
+    room. Declared rooms are rooms from the first event: the replay (batch and online alike) never needs to
+    read ahead. TraceError for anything but a list of valid names."""
+    rooms = (meta or {}).get(ROOMS_KEY)
+    if rooms is None:
+        return frozenset()
+    if not isinstance(rooms, list):
+        shown = repr(rooms) if len(repr(rooms)) <= 40 else repr(rooms)[:40] + "..."
+        raise TraceError(f"room_names must be a list of room names, got {shown}")
+    for i, name in enumerate(rooms):
+        if not isinstance(name, str):
+            raise TraceError(f"room_names[{i}] must be a room name (a string), got {type(name).__name__}")
+        try:
+            _valid_name(name)
+        except ValueError as e:
+            raise TraceError(f"room_names[{i}]: {e}") from None
+    return frozenset(rooms)
+
+
 #: the fields of an event, besides its actors, that name agents
 AGENT_FIELDS = ("recipients", "audience", "visible_to", "witnesses", "observers")
 
@@ -756,6 +783,7 @@ class Trace:
         self.meta: dict = dict(meta or {})
         if self.meta.get("constraints") is not None:  # the world's rules: checked when read, not when first used
             constraints_of(self)
+        declared_rooms(self.meta)  # the rooms named up front: checked when read too
         self.ended = False  # read from a file that carried its end marker
         for e in events:
             self.append(e)
@@ -890,5 +918,5 @@ __all__ = [
     "SCHEMA_VERSION", "END_KEY", "Fluent", "Event", "EVENT_KINDS", "Enter", "Exit", "Move", "Set", "Statement", "Observe",
     "Condition", "Possible",
     "Content", "Tell", "Announce", "Noop", "Noise", "Effect", "Action", "Trace", "parse_event", "event_agents",
-    "load_json_line", "perception_agents",
+    "load_json_line", "perception_agents", "declared_rooms", "ROOMS_KEY",
 ]

@@ -212,3 +212,35 @@ def test_refused_translations_count_their_tokens(stories):
         requests = srv.count
     assert s["tracker"]["events_translated"] == 0 and s["tracker"]["untranslated"] == s["tracker"]["events_gold"]
     assert requests > 0 and s["tokens"] == {"prompt": 10 * requests, "completion": 3 * requests}
+
+
+def test_tracker_mode_keeps_the_declared_rooms(tmp_path):
+    """A story moves the apple into a room nobody has entered yet: the translation (which no sentence can tell
+    that the garden is a room) keeps the story's declared rooms, so the rule translator answers as the gold does:
+    Tara, who came onto the porch after, never saw it; Leo saw it on walking into the garden."""
+    from belief.grading.questions import Question
+    from belief.stories.generator import Story
+    from belief.stories.questions import Candidate, StorySet
+    from belief.stories.text import render
+
+    events = [{"kind": "enter", "agents": ["Kate", "Maya"], "room": "porch"},
+              {"kind": "statement", "subject": ["apple"], "value": "closet", "room": "porch"},
+              {"kind": "move", "agent": "Kate", "object": "apple", "to": "garden"},
+              {"kind": "enter", "agents": ["Tara"], "room": "porch"},
+              {"kind": "enter", "agents": ["Leo"], "room": "garden"}]
+    story = Story(id="story-9-00000", seed=9, index=0, events=events, sentences=[render(e) for e in events],
+                  people=("Kate", "Maya", "Tara", "Leo"), objects=("apple",),
+                  rooms={"porch": ("closet",), "garden": ()})
+
+    def ask(n, kind, who, gold):
+        q = Question(id=f"q{n}", kind=kind, chain=(who,), fluent=("in", "apple"), template="first_order",
+                     text=f"{'Where does' if kind == 'value' else 'Does'} {who} ...?")
+        return Candidate(story.id, q, gold, ())
+
+    picked = [ask(1, "value", "Leo", "garden"), ask(2, "knows", "Tara", "no"), ask(3, "knows", "Leo", "yes")]
+    out = tmp_path / "set"
+    write_story_set(StorySet([story], {story.id: picked}), out, config_options(StoryConfig(), 1, 9, 2))
+    direct = _eval(out, "--model", "checker")
+    assert direct["questions"] == 3 and direct["accuracy"] == 1.0
+    s = _eval(out, "--mode", "tracker", "--model", "rules")
+    assert s["tracker"]["recall"] == 1.0 and s["accuracy"] == 1.0
