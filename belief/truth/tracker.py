@@ -43,6 +43,9 @@ _MISS = object()
 _LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
 #: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
 MAX_CACHED = 1 << 16
+#: chain as given -> its normalised chain (:meth:`GroundTruth.normalize`: a pure function of the chain), shared
+#: by every tracker, whose chain ids are their own (a fresh tracker per story asks the same chains again)
+_NORMALISED: dict = {}
 
 
 class _Prefix(Sequence):
@@ -99,15 +102,18 @@ class TrackedTruth(GroundTruth):
         """:meth:`value` at the last event, for a hashable ``chain`` (the tracker's fresh questions): the same
         search as :meth:`_find` with fewer steps. The chain's agent ids are kept per chain as given (an agent's
         id never changes), the update lists are read from their end (every update is at or before the last
-        event), and a fluent or chain this does not handle (a fluent given as text, a chain naming an agent
-        not met yet, the empty chain) goes the general way."""
+        event), and a fluent or chain this does not handle (a fluent given as text, the empty chain) goes the
+        general way. A chain naming an agent not met yet, or a fluent nothing has written, holds no value
+        (as :meth:`_find` finds): None at once."""
         info = self._chains.get(chain)
-        if info is None:
+        if info is None or (info[1] is None and info[2] != len(self._aid)):
             info = self._chain_info(chain)
             if info is None:
                 return self.value(chain, fluent)
         idx = self._index.get(fluent)
-        if idx is None:
+        if idx is None or info[1] is None:
+            if type(fluent) is tuple:  # (no update of the fluent, or an agent of the chain not met yet)
+                return None
             return self.value(chain, fluent)
         norm, ids, uniq, smask = info
         j = -1
@@ -144,25 +150,33 @@ class TrackedTruth(GroundTruth):
 
     def _chain_info(self, chain) -> Optional[tuple]:
         """``(normalised chain, agent ids, sorted distinct ids, their mask)`` of ``chain``, kept for
-        :meth:`value_now`; None for the empty chain or one naming an agent not met yet (not kept: it may be
-        met later). A chain that is no chain raises QueryError as :meth:`normalize` does."""
-        norm = self.normalize(chain)
+        :meth:`value_now`; for a chain naming an agent not met yet ``(normalised chain, None, agents met, 0)``
+        (asked again once more agents are met); None for the empty chain (not kept). A chain that is no chain
+        raises QueryError as :meth:`normalize` does."""
+        norm = _NORMALISED.get(chain)
+        if norm is None:
+            norm = self.normalize(chain)  # (raises for a chain that is no chain: nothing kept)
+            if len(_NORMALISED) >= MAX_CACHED:
+                _NORMALISED.clear()
+            _NORMALISED[chain] = norm
         if not norm:
             return None
+        chains = self._chains
+        if len(chains) >= MAX_CACHED:
+            chains.clear()
+        aid = self._aid
         ids = []
         for a in norm:
-            i = self._aid.get(a)
+            i = aid.get(a)
             if i is None:
-                return None
+                info = chains[chain] = (norm, None, len(aid), 0)
+                return info
             ids.append(i)
         key = tuple(ids)
         uniq = key if len(key) == 1 else tuple(sorted(set(key)))
         smask = 0
         for i in uniq:
             smask |= 1 << i
-        chains = self._chains
-        if len(chains) >= MAX_CACHED:
-            chains.clear()
         info = chains[chain] = (chain if norm == chain else norm, key, uniq, smask)  # (one tuple where they are equal)
         return info
 
