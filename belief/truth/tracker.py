@@ -46,6 +46,9 @@ MAX_CACHED = 1 << 16
 #: chain as given -> its normalised chain (:meth:`GroundTruth.normalize`: a pure function of the chain), shared
 #: by every tracker, whose chain ids are their own (a fresh tracker per story asks the same chains again)
 _NORMALISED: dict = {}
+#: an index of at most this many updates is searched by reading its observer masks from the end (a few dozen
+#: ANDs cost less than :meth:`GroundTruth._latest_group`'s galloping and bitset blocks on a short history)
+SCAN_MAX = 32
 
 
 class _Prefix(Sequence):
@@ -129,14 +132,26 @@ class TrackedTruth(GroundTruth):
                 joint = idx.joint
                 j = joint.get(smask, -2)
                 if j == -2:
-                    j = self._latest_group(idx, uniq, smask, n - 1)
+                    if n <= SCAN_MAX:  # a short index: read its masks from the end
+                        masks = idx.masks
+                        j = n - 1
+                        while j >= 0 and masks[j] & smask != smask:
+                            j -= 1
+                    else:
+                        j = self._latest_group(idx, uniq, smask, n - 1)
                     if len(joint) < JOINT_MAX:
                         joint[smask] = j
             percs, conds = idx.percs, idx.conds
             if percs or conds:
                 while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
                                   or (conds and not self._cond_ok(idx, j, norm))):
-                    j = self._latest_group(idx, uniq, smask, j - 1)
+                    if len(uniq) > 1 and j <= SCAN_MAX:
+                        masks = idx.masks
+                        j -= 1
+                        while j >= 0 and masks[j] & smask != smask:
+                            j -= 1
+                    else:
+                        j = self._latest_group(idx, uniq, smask, j - 1)
         if idx.overrides:
             ov = idx.overrides.get(ids)
             if ov is not None and (j < 0 or ov[3][-1] > idx.seqs[j]):
@@ -156,6 +171,8 @@ class TrackedTruth(GroundTruth):
         norm = _NORMALISED.get(chain)
         if norm is None:
             norm = self.normalize(chain)  # (raises for a chain that is no chain: nothing kept)
+            if norm == chain:
+                norm = chain  # (one tuple where they are equal)
             if len(_NORMALISED) >= MAX_CACHED:
                 _NORMALISED.clear()
             _NORMALISED[chain] = norm
@@ -164,20 +181,31 @@ class TrackedTruth(GroundTruth):
         chains = self._chains
         if len(chains) >= MAX_CACHED:
             chains.clear()
-        aid = self._aid
+        get = self._aid.get
+        if len(norm) <= 2:  # (the commonest: one or two agents, never the same one twice in a row)
+            i = get(norm[0])
+            k = i if len(norm) == 1 else get(norm[1])
+            if i is None or k is None:
+                info = chains[chain] = (norm, None, len(self._aid), 0)
+            elif i == k:
+                info = chains[chain] = (norm, (i,), (i,), 1 << i)
+            else:
+                key = (i, k)
+                info = chains[chain] = (norm, key, key if i < k else (k, i), (1 << i) | (1 << k))
+            return info
         ids = []
         for a in norm:
-            i = aid.get(a)
+            i = get(a)
             if i is None:
-                info = chains[chain] = (norm, None, len(aid), 0)
+                info = chains[chain] = (norm, None, len(self._aid), 0)
                 return info
             ids.append(i)
         key = tuple(ids)
-        uniq = key if len(key) == 1 else tuple(sorted(set(key)))
+        uniq = tuple(sorted(set(key)))
         smask = 0
         for i in uniq:
             smask |= 1 << i
-        info = chains[chain] = (chain if norm == chain else norm, key, uniq, smask)  # (one tuple where they are equal)
+        info = chains[chain] = (norm, key, uniq, smask)
         return info
 
     def fluents(self) -> list[tuple]:
