@@ -564,7 +564,8 @@ class IndexBuilder:
             else:
                 views = {s: observers | (1 << s) for s in self.ids(secret)}
                 views.update(believed)
-                witnesses = self._ev.witnesses if _fields_of(type(self._ev), _WITNESSES) else None
+                ev: Any = self._ev
+                witnesses = ev.witnesses if _fields_of(type(ev), _WITNESSES) else None
                 perc = Perception((observers & ~inattentive) | secret, observers, views,
                                   self.mask_of(witnesses) if witnesses else 0)
             self._percs[observers] = perc

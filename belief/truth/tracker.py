@@ -182,6 +182,8 @@ class TrackedTruth(GroundTruth):
         if len(chains) >= MAX_CACHED:
             chains.clear()
         get = self._aid.get
+        info: tuple
+        key: tuple
         if len(norm) <= 2:  # (the commonest: one or two agents, never the same one twice in a row)
             i = get(norm[0])
             k = i if len(norm) == 1 else get(norm[1])
@@ -243,6 +245,7 @@ class Tracker:
         self._agents: tuple = ()
         self._names = TraceNames()
         self._live = TrackedTruth(self, live=True)
+        self._value_now = self._live.value_now  # (bound once: the commonest question's path)
         #: (chain, fluent) as given -> value's answer at the last event; with a tag, lookup's or knows_chain's.
         #: Emptied by every append; only hashable keys (a chain given as a list is answered, not kept)
         self._answers: dict = {}
@@ -339,7 +342,7 @@ class Tracker:
             except TypeError:  # a chain given as a list: answered, not kept
                 return self._live.value(chain, fluent)
             if v is _MISS:
-                v = self._live.value_now(chain, fluent)
+                v = self._value_now(chain, fluent)
                 if len(answers) >= MAX_CACHED:
                     answers.clear()
                 answers[key] = v
