@@ -241,7 +241,9 @@ def _named(step: Step) -> list:
     a = step.about
     names = list(a.get("agents", ())) + [a[k] for k in ("agent", "sender") if k in a]
     for k in ("to", "overheard", "inattentive", "secret"):
-        names += a.get(k, ())
+        people = a.get(k, ())
+        if not isinstance(people, str):  # a carry's "to" is the room it goes to, not a list of people
+            names += people
     return names
 
 

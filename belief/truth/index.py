@@ -85,6 +85,23 @@ def is_marker(v) -> bool:
 NARROW_LIMIT = 2**31 - 1
 
 
+#: the fields of an event that name agents besides its actors (an event kind has some of them)
+_NAMING_FIELDS = ("recipients", "audience", "visible_to", "witnesses", "observers")
+_WITNESSES = ("witnesses",)
+_FIELDS_OF: dict = {}
+
+
+def _fields_of(cls: type, names: tuple) -> tuple:
+    """Those of ``names`` that events of class ``cls`` have (kept per class: ``getattr`` of a name a pydantic
+    model lacks goes through its slow ``__getattr__``, and events forbid extra fields)."""
+    key = (cls, names)
+    got = _FIELDS_OF.get(key)
+    if got is None:
+        fields = getattr(cls, "model_fields", {})
+        got = _FIELDS_OF[key] = tuple(n for n in names if n in fields or hasattr(cls, n))
+    return got
+
+
 class FluentIndex:
     __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
                  "percs", "by_agent", "wit_by_agent", "bits", "common", "joint", "real_t", "real_v", "real_e",
@@ -550,7 +567,8 @@ class IndexBuilder:
             else:
                 views = {s: observers | (1 << s) for s in self.ids(secret)}
                 views.update(believed)
-                witnesses = getattr(self._ev, "witnesses", None)
+                ev: Any = self._ev
+                witnesses = ev.witnesses if _fields_of(type(ev), _WITNESSES) else None
                 perc = Perception((observers & ~inattentive) | secret, observers, views,
                                   self.mask_of(witnesses) if witnesses else 0)
             self._percs[observers] = perc
@@ -881,8 +899,8 @@ class IndexBuilder:
     def _perception_spec(self, ev) -> tuple:
         """Check the event's perception fields against who observes it; (secret, inattentive, believed)."""
         named = set(ev.actors)
-        for name in ("recipients", "audience", "visible_to", "witnesses", "observers"):
-            named.update(getattr(ev, name, None) or ())
+        for name in _fields_of(type(ev), _NAMING_FIELDS):
+            named.update(getattr(ev, name) or ())
         named.add((getattr(self.trace, "meta", None) or {}).get("private_to"))  # a private trace's owner
         for a in perception_agents(ev):
             if a not in self.aid and a not in named:

@@ -43,6 +43,12 @@ _MISS = object()
 _LOOKUP, _KNOWS = object(), object()  # tags of the kept answers of lookup and knows_chain (value's: no tag)
 #: answers kept between two appends at most (a bound on memory for a caller asking many distinct questions)
 MAX_CACHED = 1 << 16
+#: chain as given -> its normalised chain (:meth:`GroundTruth.normalize`: a pure function of the chain), shared
+#: by every tracker, whose chain ids are their own (a fresh tracker per story asks the same chains again)
+_NORMALISED: dict = {}
+#: an index of at most this many updates is searched by reading its observer masks from the end (a few dozen
+#: ANDs cost less than :meth:`GroundTruth._latest_group`'s galloping and bitset blocks on a short history)
+SCAN_MAX = 32
 
 
 class _Prefix(Sequence):
@@ -99,15 +105,18 @@ class TrackedTruth(GroundTruth):
         """:meth:`value` at the last event, for a hashable ``chain`` (the tracker's fresh questions): the same
         search as :meth:`_find` with fewer steps. The chain's agent ids are kept per chain as given (an agent's
         id never changes), the update lists are read from their end (every update is at or before the last
-        event), and a fluent or chain this does not handle (a fluent given as text, a chain naming an agent
-        not met yet, the empty chain) goes the general way."""
+        event), and a fluent or chain this does not handle (a fluent given as text, the empty chain) goes the
+        general way. A chain naming an agent not met yet, or a fluent nothing has written, holds no value
+        (as :meth:`_find` finds): None at once."""
         info = self._chains.get(chain)
-        if info is None:
+        if info is None or (info[1] is None and info[2] != len(self._aid)):
             info = self._chain_info(chain)
             if info is None:
                 return self.value(chain, fluent)
         idx = self._index.get(fluent)
-        if idx is None:
+        if idx is None or info[1] is None:
+            if type(fluent) is tuple:  # (no update of the fluent, or an agent of the chain not met yet)
+                return None
             return self.value(chain, fluent)
         norm, ids, uniq, smask = info
         j = -1
@@ -123,14 +132,26 @@ class TrackedTruth(GroundTruth):
                 joint = idx.joint
                 j = joint.get(smask, -2)
                 if j == -2:
-                    j = self._latest_group(idx, uniq, smask, n - 1)
+                    if n <= SCAN_MAX:  # a short index: read its masks from the end
+                        masks = idx.masks
+                        j = n - 1
+                        while j >= 0 and masks[j] & smask != smask:
+                            j -= 1
+                    else:
+                        j = self._latest_group(idx, uniq, smask, n - 1)
                     if len(joint) < JOINT_MAX:
                         joint[smask] = j
             percs, conds = idx.percs, idx.conds
             if percs or conds:
                 while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
                                   or (conds and not self._cond_ok(idx, j, norm))):
-                    j = self._latest_group(idx, uniq, smask, j - 1)
+                    if len(uniq) > 1 and j <= SCAN_MAX:
+                        masks = idx.masks
+                        j -= 1
+                        while j >= 0 and masks[j] & smask != smask:
+                            j -= 1
+                    else:
+                        j = self._latest_group(idx, uniq, smask, j - 1)
         if idx.overrides:
             ov = idx.overrides.get(ids)
             if ov is not None and (j < 0 or ov[3][-1] > idx.seqs[j]):
@@ -144,26 +165,49 @@ class TrackedTruth(GroundTruth):
 
     def _chain_info(self, chain) -> Optional[tuple]:
         """``(normalised chain, agent ids, sorted distinct ids, their mask)`` of ``chain``, kept for
-        :meth:`value_now`; None for the empty chain or one naming an agent not met yet (not kept: it may be
-        met later). A chain that is no chain raises QueryError as :meth:`normalize` does."""
-        norm = self.normalize(chain)
+        :meth:`value_now`; for a chain naming an agent not met yet ``(normalised chain, None, agents met, 0)``
+        (asked again once more agents are met); None for the empty chain (not kept). A chain that is no chain
+        raises QueryError as :meth:`normalize` does."""
+        norm = _NORMALISED.get(chain)
+        if norm is None:
+            norm = self.normalize(chain)  # (raises for a chain that is no chain: nothing kept)
+            if norm == chain:
+                norm = chain  # (one tuple where they are equal)
+            if len(_NORMALISED) >= MAX_CACHED:
+                _NORMALISED.clear()
+            _NORMALISED[chain] = norm
         if not norm:
             return None
-        ids = []
-        for a in norm:
-            i = self._aid.get(a)
-            if i is None:
-                return None
-            ids.append(i)
-        key = tuple(ids)
-        uniq = key if len(key) == 1 else tuple(sorted(set(key)))
-        smask = 0
-        for i in uniq:
-            smask |= 1 << i
         chains = self._chains
         if len(chains) >= MAX_CACHED:
             chains.clear()
-        info = chains[chain] = (chain if norm == chain else norm, key, uniq, smask)  # (one tuple where they are equal)
+        get = self._aid.get
+        info: tuple
+        key: tuple
+        if len(norm) <= 2:  # (the commonest: one or two agents, never the same one twice in a row)
+            i = get(norm[0])
+            k = i if len(norm) == 1 else get(norm[1])
+            if i is None or k is None:
+                info = chains[chain] = (norm, None, len(self._aid), 0)
+            elif i == k:
+                info = chains[chain] = (norm, (i,), (i,), 1 << i)
+            else:
+                key = (i, k)
+                info = chains[chain] = (norm, key, key if i < k else (k, i), (1 << i) | (1 << k))
+            return info
+        ids = []
+        for a in norm:
+            i = get(a)
+            if i is None:
+                info = chains[chain] = (norm, None, len(self._aid), 0)
+                return info
+            ids.append(i)
+        key = tuple(ids)
+        uniq = tuple(sorted(set(key)))
+        smask = 0
+        for i in uniq:
+            smask |= 1 << i
+        info = chains[chain] = (norm, key, uniq, smask)
         return info
 
     def fluents(self) -> list[tuple]:
@@ -201,6 +245,7 @@ class Tracker:
         self._agents: tuple = ()
         self._names = TraceNames()
         self._live = TrackedTruth(self, live=True)
+        self._value_now = self._live.value_now  # (bound once: the commonest question's path)
         #: (chain, fluent) as given -> value's answer at the last event; with a tag, lookup's or knows_chain's.
         #: Emptied by every append; only hashable keys (a chain given as a list is answered, not kept)
         self._answers: dict = {}
@@ -297,7 +342,7 @@ class Tracker:
             except TypeError:  # a chain given as a list: answered, not kept
                 return self._live.value(chain, fluent)
             if v is _MISS:
-                v = self._live.value_now(chain, fluent)
+                v = self._value_now(chain, fluent)
                 if len(answers) >= MAX_CACHED:
                     answers.clear()
                 answers[key] = v

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from belief import Tracker
 from belief.errors import QueryError, TraceError
-from belief.logic.formula import normalize_chain
+from belief.logic.formula import Var, normalize_chain
 from belief.testing.traces import AGENTS, OBJECTS, build_trace, perceived_steps_st, steps_st
 from belief.truth import index as index_module
 from belief.truth.index import is_marker
@@ -301,3 +301,26 @@ def test_append_takes_objects_dicts_and_json_lines_and_renumbers_on_request():
     assert tracker.aware_that_knows("Anne", "Carl", "apple")
     assert tracker.knows_chain(("Carl",), "apple")
     assert tracker.truth() is tracker.truth()
+
+
+def test_a_chain_naming_someone_not_met_yet_holds_nothing_until_they_are_met():
+    """A fresh question whose chain names an agent the tracker has not met (or about a fluent nothing wrote)
+    is answered None at once; the chain is looked at again once more agents are met (hand-worked answers)."""
+    tracker = Tracker()
+    tracker.append({"kind": "enter", "agents": ["Anne"], "room": "kitchen"})
+    tracker.append({"kind": "move", "agent": "Anne", "object": "apple", "to": "box"})
+    assert tracker.value(("Bob",), ("in", "apple")) is None
+    assert tracker.value(("Anne", "Bob"), ("in", "apple")) is None
+    assert tracker.value(("Anne",), ("in", "pear")) is None  # nothing wrote the pear
+    assert tracker.value(("Anne",), "apple") == "box"  # a fluent as text: the general way
+    assert tracker.value(("Bob",), "apple") is None
+    tracker.append({"kind": "enter", "agents": ["Carl"], "room": "hall"})  # met: Carl, not Bob
+    assert tracker.value(("Bob",), ("in", "apple")) is None
+    tracker.append({"kind": "enter", "agents": ["Bob"], "room": "kitchen"})  # Bob sees the apple in the box
+    assert tracker.value(("Bob",), ("in", "apple")) == "box"
+    assert tracker.value(("Anne", "Bob"), ("in", "apple")) == "box"
+    assert tracker.value(("Bob", "Bob"), ("in", "apple")) == "box"  # (the same chain as ("Bob",))
+    assert tracker.value(("Carl",), ("in", "apple")) is None
+    for _ in range(2):  # a chain that is no chain raises, asked again too (nothing kept for it)
+        with pytest.raises(QueryError):
+            tracker.value(("Anne", Var("x")), ("in", "apple"))
