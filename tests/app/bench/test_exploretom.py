@@ -149,3 +149,19 @@ def test_the_command_on_a_few_stories(etom):
     for side in ("ours", "exploretom"):
         assert s[side]["append_us"] > 0 and s[side]["question_us"] > 0
     assert s["goal_met"] == (s["ratio"]["all_in"] <= 1)
+
+
+def test_the_people_a_step_names_are_people_never_a_room():
+    """Questions are drawn about the people named so far: a carry names its mover and those left behind, not the
+    letters of the room it goes to (a bug once asked "where does g think l is" after a carry to the garden); a
+    tell names its sender and recipients, overhearers included. Needs no ExploreToM."""
+    from belief.app.bench.exploretom import Step, _named
+
+    carry = Step([], [], "carry", {"agent": "Olga", "object": "hat", "from": "porch", "to": "garden",
+                                   "left_behind": ["Ben"]})
+    assert _named(carry) == ["Olga"]
+    tell = Step([], [], "tell", {"sender": "Ann", "to": ["Bo"], "overheard": ["Cy"], "object": "hat",
+                                 "value": "box", "to_room": False})
+    assert sorted(_named(tell)) == ["Ann", "Bo", "Cy"]
+    enter = Step([], [], "enter", {"agents": ["Dee", "Eve"], "room": "porch"})
+    assert _named(enter) == ["Dee", "Eve"]
