@@ -51,6 +51,9 @@ class Elimination:
         #: the steps this truth's eliminations may still take (proportional to the trace: see Budget)
         self.budget = Budget(len(truth.events))
         self._known: Optional[Known] = None  # the trace's fluents by predicate, for the group searches
+        #: (fluent index, chain) -> {update: what it is to the chain (:meth:`_kind`)}: the walks of :meth:`_base`
+        #: and :meth:`_happened` pass the same updates again and again (issue 32)
+        self._kinds: dict = {}
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -75,6 +78,29 @@ class Elimination:
         return ((idx.masks[j] & smask) == smask and idx.excl.get(j) != smask
                 and (not idx.percs or j not in idx.percs or idx.percs[j].reaches(ids))
                 and (j not in idx.conds or self.truth._cond_ok(idx, j, chain)))
+
+    def _kinds_of(self, idx, chain: tuple) -> dict:
+        kinds = self._kinds.get((idx, chain))
+        if kinds is None:
+            kinds = self._kinds[(idx, chain)] = {}
+        return kinds
+
+    def _kind(self, idx, j: int, chain: tuple, ids, smask: int, a1: int, kind: Optional[int]) -> int:
+        """What update ``j`` is to ``chain``, tested in :meth:`_base`'s order: :data:`_SEEN` (:meth:`_observed`),
+        :data:`_OWN` (its own possible change or message), :data:`_UNSEEN` (a change its first agent knows of and
+        it did not see), :data:`_WITNESSED` (:meth:`_witnessed`), else :data:`_NOTHING`; ``kind``, what was kept
+        (None, or :data:`_NOT_SEEN` when only :meth:`_happened` asked). It reads only the update and met
+        conditions (memoised once settled), so callers keep it per ``(idx, chain)``; the conditions are asked in
+        the same order as without it."""
+        if kind is None and self._observed(idx, j, chain, ids, smask):
+            return _SEEN
+        if idx.excl.get(j) == smask:
+            return _OWN
+        if idx.changes[j] and idx.wmasks[j] & a1 and (j not in idx.conds or self.truth._cond_ok(idx, j, chain)):
+            return _UNSEEN
+        if self._witnessed(idx, j, chain, ids):
+            return _WITNESSED
+        return _NOTHING
 
     def _witnessed(self, idx, j: int, chain: tuple, ids) -> bool:
         """For a chain ``(x, a2, .., ak)`` that update ``j`` does not reach: does it make the chain aware that
@@ -141,18 +167,21 @@ class Elimination:
                 v = ov[1][k]
                 best_key = t.formed(HOW_TOLD if ov[4][k] == HOW_TOLD else "", ov[0][k], ov[2][k])
                 best = frozenset((v,)) if not is_marker(v) else None
+        kinds = self._kinds_of(idx, chain)
         j = last
         try:
             for j in range(last, -1, -1):
                 tj = idx.times[j]
                 if best_key is not None and tj < best_key:
                     break  # every earlier record was formed before the best one, and changes before it do not count
-                if not self._observed(idx, j, chain, ids, smask):
-                    if idx.excl.get(j) == smask:
-                        continue  # its own possible change (it knows what it did) or its own message
-                    if idx.changes[j] and idx.wmasks[j] & a1 and (j not in idx.conds or t._cond_ok(idx, j, chain)):
+                kind = kinds.get(j)
+                if kind is None or kind == _NOT_SEEN:
+                    kind = kinds[j] = self._kind(idx, j, chain, ids, smask, a1, kind)
+                if kind != _SEEN:
+                    # _OWN: its own possible change (it knows what it did) or its own message
+                    if kind == _UNSEEN:
                         unseen.append(tj)
-                    elif self._witnessed(idx, j, chain, ids) and (best_key is None or tj > best_key):
+                    elif kind == _WITNESSED and (best_key is None or tj > best_key):
                         best_key, best = tj, self.possible(chain[:-1], g, tj)
                     continue
                 v = idx.values[j]
@@ -213,9 +242,13 @@ class Elimination:
                 read.append((hidx, last))
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
+            kinds = self._kinds_of(hidx, chain)
             j = last
             for j in range(last, -1, -1):
-                if not self._observed(hidx, j, chain, ids, smask):
+                kind = kinds.get(j)
+                if kind is None:  # only whether it was observed is asked here (_base asks the rest when it needs)
+                    kind = kinds[j] = _SEEN if self._observed(hidx, j, chain, ids, smask) else _NOT_SEEN
+                if kind != _SEEN:
                     continue
                 v = hidx.values[j]
                 if v is UNSURE:
@@ -349,6 +382,10 @@ class Elimination:
             sets.update((g, frozenset((v,))) for g, v in batch.items())
         sets[f] = real
         return _empty(self.propagate(sets))
+
+
+#: what an update is to a chain (:meth:`Elimination._kind`)
+_SEEN, _OWN, _UNSEEN, _WITNESSED, _NOTHING, _NOT_SEEN = range(6)
 
 
 def _empty(prop: dict) -> bool:
