@@ -3,8 +3,8 @@ for one release.
 
 ``import belief.checker`` gives the module :mod:`belief.truth.checker` itself (the same object, not a copy)
 and warns (``DeprecationWarning``, naming the new name), and so for every name in :data:`OLD_NAMES`. The
-versioned environment names (``belief.envs.bomb_v0``, as in PettingZoo) are not old names: they are real
-one-line modules (``envs/bomb_v0.py``). The table is read only when such a name is imported: nothing here
+versioned environment names (``belief.envs.bomb_v0``, as in PettingZoo) are not old names: they are current,
+served by :mod:`belief.envs.versions`. The table is read only when such a name is imported: nothing here
 imports a world, an agent or an application until a user asks for one by its old name. The project's own
 code, tests, docs and CI use the new names only (``tests/test_layers.py`` checks it).
 """

@@ -1,5 +1,7 @@
 """Environments (PettingZoo), one package per world, each with ``env()`` (AEC), ``parallel_env()`` and
-``raw_env``, and one real versioned module per world (``envs/bomb_v0.py``, as PettingZoo's ``chess_v6``):
+``raw_env``, and one versioned name per world, as PettingZoo's ``chess_v6`` (``from belief.envs import bomb_v0``
+or ``import belief.envs.bomb_v0``): a module of that name holding the world's three objects, served by the
+table of :mod:`belief.envs.versions` (no file per name) and imported on first use, never by ``import belief.envs``:
 
 =========================  ====================================  ===================
 package                    world                                 versioned name
@@ -26,4 +28,18 @@ Importing the package registers the bomb world's observation translator with the
 imported; the core itself never imports an environment.
 """
 
+from types import ModuleType
+
+from belief.envs import versions
 from belief.envs.bomb import translation as bomb_translation  # noqa: F401  (registers the "bomb" translation env)
+
+versions.install()  # import belief.envs.bomb_v0 and the other versioned names
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``belief.envs.bomb_v0`` and the other versioned names, imported on first use (PEP 562)."""
+    return versions.versioned_module(name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(versions.VERSIONED))

@@ -18,7 +18,6 @@ importing package, and ``importlib.import_module("...")`` / ``__import__("...")`
 from __future__ import annotations
 
 import ast
-import re
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,8 +346,6 @@ def package_of(module: str) -> str:
     return ".".join(parts[:2])
 
 
-#: a world's versioned module name (``belief.envs.bomb_v0``)
-VERSIONED = re.compile(r"[a-z]+_v[0-9]+")
 #: the app's packages bottom to top: a module imports its own rank or lower, never higher (runners play
 #: episodes, benches compare agents over the runners' episodes, the command line drives both)
 APP_RANKS: dict[str, int] = {"belief.app.runs": 0, "belief.app.results": 0, "belief.app.runners": 1,
@@ -375,8 +372,6 @@ def package_violations(imports: list[Import]) -> list[str]:
             ok = {"belief.envs", "belief.envs.base", "belief.agents", "belief.agents.protocol",
                   f"belief.envs.{world}", f"belief.agents.{world}"}
             ok |= {f"belief.envs.{w}" for w in WORLD_SOURCES.get(world, ())}
-            if kind == "envs" and VERSIONED.fullmatch(world) and dst.startswith("belief.envs."):  # one line: its world
-                ok.add(dst)
             if kind == "agents" and world == "maze":
                 ok.add("belief.envs.coordqa")  # the maze agents answer CoordinationQA questions
             if layer_of(dst) in ("envs", "agents") and dst not in ok:

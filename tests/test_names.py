@@ -1,4 +1,4 @@
-"""One name per module and per role: versioned world modules, deprecated old names, installed packages.
+"""One name per module and per role: versioned world names, deprecated old names, installed packages.
 
 This file and ``belief/old_names.py`` are the only places that may spell an old module name: every other
 file of the project (code, tests, docs, notebooks, CI, Makefile) uses the new names.
@@ -118,24 +118,22 @@ def test_the_names_of_the_client_module_before_its_split_are_still_importable():
     assert (client.ResponseCache, client.LLMConfig, client.LLMError) == (ResponseCache, LLMConfig, LLMError)
 
 
-@pytest.mark.parametrize("name, target", sorted(VERSIONED.items()))
-def test_every_world_has_a_real_versioned_module(name, target):
-    path = ROOT / "envs" / f"{name}.py"
-    assert path.is_file(), f"envs/{name}.py is missing"
-    code = [line for line in path.read_text().splitlines() if line.strip() and not line.startswith(('"""', "#"))
-            and not line.endswith('"""')]
-    assert code == [f"from {target} import env, parallel_env, raw_env  # noqa: F401"]
-    pytest.importorskip("pettingzoo")
-    if name == "overcooked_v0":
-        pytest.importorskip("overcooked_ai_py")
-    module = importlib.import_module(f"belief.envs.{name}")
-    real = importlib.import_module(target)
-    assert (module.env, module.parallel_env, module.raw_env) == (real.env, real.parallel_env, real.raw_env)
+def test_the_versioned_names_have_no_files():
+    """``bomb_v0`` and the rest are served by the table of :mod:`belief.envs.versions`, not by flat files of
+    their own (what they give is tested in ``tests/envs/test_versioned_names.py``)."""
+    assert sorted(p.name for p in (ROOT / "envs").glob("*_v[0-9]*.py")) == []
+    from belief.envs.versions import VERSIONED as table
+    assert table == VERSIONED
 
 
 def test_the_versioned_names_are_every_world():
-    worlds = {p.stem for p in (ROOT / "envs").glob("*_v[0-9]*.py")}
-    assert worlds == set(VERSIONED)
+    """Each world package with a PettingZoo environment, and each maze game, has a versioned name."""
+    worlds = {f"belief.envs.{p.parent.name}.environment" for p in (ROOT / "envs").glob("*/environment.py")
+              if p.parent.name != "maze"}  # the maze's environment.py is the base of its two games
+    games = {f"belief.envs.maze.{p.stem}" for p in (ROOT / "envs" / "maze").glob("*.py")
+             if re.search(r"^def env\b|^env, parallel_env = ", p.read_text(), re.M)}
+    assert games == {"belief.envs.maze.capture", "belief.envs.maze.escape"}
+    assert set(VERSIONED.values()) == worlds | games
 
 
 def test_world_packages_use_one_file_name_per_role():
