@@ -988,7 +988,11 @@ class IndexBuilder:
         """``to`` is a container in ``to_room`` when given; else a room if it is one already (declared in
         ``meta["room_names"]``, entered, or the room of a statement); else a container, in its room if placed
         before, or in the mover's room (an undeclared room nobody has named yet is taken for a container)."""
-        room = self._actor_room(ev, ev.agent)
+        agent, room = ev.agent, ev.room
+        if room is None and agent in self.aid:  # (_actor_room's commonest case, inline)
+            room = self.loc.get(agent)
+        if room is None or ev.room is not None:
+            room = self._actor_room(ev, agent)
         to = ev.to
         if ev.to_room is not None:
             if to in self.declared:
