@@ -9,7 +9,8 @@ answer the same questions, and the bench asserts they give the same answers. ``r
 last question asked again and again (nothing appended since), beside ``dict_lookup_us``, a dict look-up of
 the same key in the same loop. With ``load`` it also times
 reading the same trace back from JSONL (``load_events_per_s``) and a 15-event prefix of it
-(``load_15_events_ms``: the fixed cost per trace). Times are CPU times of this process (one core).
+(``load_15_events_ms``: the fixed cost per trace). Times are CPU times of this process (one core), the online
+ones read once per :data:`BLOCK` events and split between appends and questions by the wall clock.
 """
 
 from __future__ import annotations
