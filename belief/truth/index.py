@@ -1003,7 +1003,7 @@ class IndexBuilder:
             dest = to
         else:
             dest = self.container_room.get(to) or self._set_container(to, room)
-        f = ev.fluent
+        f = (ev.predicate, ev.object)  # (ev.fluent, inline)
         ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
         self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
 
@@ -1094,7 +1094,7 @@ class IndexBuilder:
                 i = get(a)
                 mask |= self.bit(a) if i is None else 1 << i
             for c in ev.content:
-                self.group(tuple(c.fluent), mask, c.value, t, e, HOW_TOLD, excl)
+                self.group((c.predicate, *c.subject), mask, c.value, t, e, HOW_TOLD, excl)  # (c.fluent, inline)
             return
         self._apply(ev, self._context(ev, self._overheard(ev, listeners), public), t, e)
 
