@@ -35,7 +35,7 @@ from typing import Any, Iterable, Optional, cast
 
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
-from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
+from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, StrictTruthful, TrustPolicy
 from belief.truth.trace import declared_rooms, event_agents, perception_agents
 
 #: how a value reached a chain
@@ -988,7 +988,11 @@ class IndexBuilder:
         """``to`` is a container in ``to_room`` when given; else a room if it is one already (declared in
         ``meta["room_names"]``, entered, or the room of a statement); else a container, in its room if placed
         before, or in the mover's room (an undeclared room nobody has named yet is taken for a container)."""
-        room = self._actor_room(ev, ev.agent)
+        agent, room = ev.agent, ev.room
+        if room is None and agent in self.aid:  # (_actor_room's commonest case, inline)
+            room = self.loc.get(agent)
+        if room is None or ev.room is not None:
+            room = self._actor_room(ev, agent)
         to = ev.to
         if ev.to_room is not None:
             if to in self.declared:
@@ -999,7 +1003,7 @@ class IndexBuilder:
             dest = to
         else:
             dest = self.container_room.get(to) or self._set_container(to, room)
-        f = ev.fluent
+        f = (ev.predicate, ev.object)  # (ev.fluent, inline)
         ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
         self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
 
@@ -1076,6 +1080,24 @@ class IndexBuilder:
                              participants=frozenset(info.participants) if info else frozenset(),
                              exit_rank=dict(info.exit_rank) if info else {})
 
+    def _message(self, ev, listeners: tuple, public: bool, t, e):
+        """The trust policy's effects of a message heard by ``listeners`` (the sender excluded; every agent met).
+        Under :class:`StrictTruthful` itself (not a subclass) its one group effect per claim is written directly:
+        the same updates as :meth:`_apply` of its effects, without the context and effect objects."""
+        if type(self.policy) is StrictTruthful:
+            heard = self._overheard(ev, listeners)
+            get = self.aid.get
+            i = get(ev.sender)
+            excl = self.bit(ev.sender) if i is None else 1 << i
+            mask = excl
+            for a in heard:
+                i = get(a)
+                mask |= self.bit(a) if i is None else 1 << i
+            for c in ev.content:
+                self.group((c.predicate, *c.subject), mask, c.value, t, e, HOW_TOLD, excl)  # (c.fluent, inline)
+            return
+        self._apply(ev, self._context(ev, self._overheard(ev, listeners), public), t, e)
+
     def _apply(self, ev, ctx: PolicyContext, t, e):
         for eff in self.policy.effects(ev, ctx):
             if isinstance(eff, GroupEffect):
@@ -1098,7 +1120,7 @@ class IndexBuilder:
         listeners = tuple(dict.fromkeys(r for r in ev.recipients if r != ev.sender))
         for r in listeners:
             self.bit(r)
-        self._apply(ev, self._context(ev, self._overheard(ev, listeners), False), t, e)
+        self._message(ev, listeners, False, t, e)
 
     def on_announce(self, ev, t, e):
         self._check_as_of(ev, t)
@@ -1116,7 +1138,7 @@ class IndexBuilder:
                 listeners = tuple(a for a in self.named_agents(ev, e) if a != ev.sender)
                 for a in listeners:
                     self.bit(a)
-        self._apply(ev, self._context(ev, self._overheard(ev, listeners), True), t, e)
+        self._message(ev, listeners, True, t, e)
 
     def _overheard(self, ev, listeners: tuple) -> tuple:
         """The listeners a trust policy sees: the audience plus hidden listeners. A message that says who

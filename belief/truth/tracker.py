@@ -292,8 +292,8 @@ class Tracker:
             live.forget()  # a new fluent may join a constraint group, a new agent new chains: start afresh
             if len(self._agents) != len(replay.agents):
                 live.agents = self.agent_names()
-        else:
-            live.grow()  # what was memoised is about earlier times, which the new event does not change
+        elif live._elim is not None:  # (live.grow(), inline)
+            live._elim.budget.grow(1)  # what was memoised is about earlier times, which the new event does not change
         return ev
 
     def extend(self, events, *, renumber: bool = False) -> list:
