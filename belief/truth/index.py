@@ -163,6 +163,24 @@ JOINT_MAX = 4096
 JOINT_WORK = 64
 
 
+#: mask -> its subsets of two agents or more (the only sets :attr:`FluentIndex.joint` holds), for masks of at
+#: most log2(JOINT_WORK) agents; emptied past IDS_CACHE masks
+_GROUPS: dict[int, tuple] = {}
+
+
+def _groups_in(mask: int) -> tuple:
+    out = []
+    s = mask
+    while s:
+        if s & (s - 1):  # two bits or more
+            out.append(s)
+        s = (s - 1) & mask
+    if len(_GROUPS) >= IDS_CACHE:
+        _GROUPS.clear()
+    got = _GROUPS[mask] = tuple(out)
+    return got
+
+
 def fold_joint(joint: dict, mask: int, pos: int) -> None:
     """Update position ``pos``, observed by ``mask``, is now the latest joint update of every registered set of
     ``joint`` inside ``mask``. Reads the subsets of ``mask`` or the registered sets, whichever are fewer."""
@@ -173,11 +191,12 @@ def fold_joint(joint: dict, mask: int, pos: int) -> None:
         if (1 << c) > JOINT_WORK:
             joint.clear()
             return
-        s = mask
-        while s:
+        subsets = _GROUPS.get(mask)
+        if subsets is None:
+            subsets = _groups_in(mask)
+        for s in subsets:
             if s in joint:
                 joint[s] = pos
-            s = (s - 1) & mask
     elif len(joint) > JOINT_WORK:
         joint.clear()
     else:
@@ -663,16 +682,18 @@ class IndexBuilder:
                 w.append(pos)
         return pos
 
-    def show(self, fluents: list, mask: int, t: int, e: int) -> None:
-        """An entry shows ``fluents`` (their real values) to ``mask``: :meth:`group` of each (``HOW_ENTERED``),
-        with what the updates share (observers, the observation count, agent ids) worked out once. An event
-        that says who perceived it, or a replay near :data:`NARROW_LIMIT`, goes through :meth:`group`."""
-        k = len(fluents)
+    def show(self, shown: dict, mask: int, t: int, e: int, skip: set) -> None:
+        """An entry shows the fluents of ``shown`` but those in ``skip`` (their real values) to ``mask``:
+        :meth:`group` of each (``HOW_ENTERED``), with what the updates share (observers, the observation count,
+        agent ids) worked out once. An event that says who perceived it, or a replay near :data:`NARROW_LIMIT`,
+        goes through :meth:`group`."""
+        k = len(shown) - len(shown.keys() & skip)
         seq = self.seq
         if (not mask or self._spec is not None or self._msg_perc is not None or seq + k >= NARROW_LIMIT
                 or e >= NARROW_LIMIT):
-            for f in fluents:
-                self.group(f, mask, self.reality.get(f), t, e, HOW_ENTERED)
+            for f in shown:
+                if f not in skip:
+                    self.group(f, mask, self.reality.get(f), t, e, HOW_ENTERED)
             return
         n = self.observations + 2 * k * mask.bit_count()  # (each update: its observers, who also witness it)
         if n > self._limit:
@@ -683,7 +704,9 @@ class IndexBuilder:
             ids = self.ids(mask)
         how = HOW_CODE[HOW_ENTERED]
         index, reality = self.index, self.reality
-        for f in fluents:
+        for f in shown:
+            if f in skip:
+                continue
             idx = index.get(f)
             if idx is None:
                 idx = index[f] = FluentIndex(self._code)
@@ -932,9 +955,11 @@ class IndexBuilder:
         room = ev.room
         if room not in self.rooms:
             self._add_room(room)
+        aid, loc = self.aid, self.loc
         for a in ev.agents:
-            self.bit(a)
-            if self.loc.get(a) not in (None, room):
+            if a not in aid:
+                self.bit(a)
+            if loc.get(a) not in (None, room):
                 self.leave(a, t, e)  # entering elsewhere implies leaving the old room
         u = self._undo
         for a in ev.agents:
@@ -943,8 +968,8 @@ class IndexBuilder:
                     u.loc[a] = self.loc.get(a, _MISSING)
                 if room not in u.occ:
                     u.occ[room] = self.occ.get(room, _MISSING)
-            self.occ[room] = self.occ.get(room, 0) | (1 << self.aid[a])  # (met above)
-            self.loc[a] = room
+            self.occ[room] = self.occ.get(room, 0) | (1 << aid[a])  # (met above)
+            loc[a] = room
         mask = self.occ[room]
         entering = set()
         for a in ev.agents:
@@ -955,7 +980,7 @@ class IndexBuilder:
         looking = self.mask_of(ev.agents) if ev.quiet else mask  # a quiet entry: only the arrivals look
         shown = self.room_fluents.get(room)
         if shown:
-            self.show([f for f in shown if f not in entering], looking, t, e)
+            self.show(shown, looking, t, e, entering)
         if ev.chapter is not None:
             self.chapters.setdefault(ev.chapter, Chapter()).participants.update(ev.agents)
 

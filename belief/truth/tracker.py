@@ -222,6 +222,10 @@ class TrackedTruth(GroundTruth):
         return self._trace_names
 
 
+#: event classes met by :meth:`Tracker.append` (subclasses of ``_Event``)
+_EVENT_CLASSES: set = set()
+
+
 class Tracker:
     """The exact ground truth of a trace that grows: ``append`` events, query at any moment.
 
@@ -266,7 +270,10 @@ class Tracker:
         """
         events = self.trace._events
         n = len(events)
-        if isinstance(event, _Event):
+        if type(event) in _EVENT_CLASSES:  # (pydantic's isinstance runs Python code: the classes met are kept)
+            ev = event
+        elif isinstance(event, _Event):
+            _EVENT_CLASSES.add(type(event))
             ev = event
         elif isinstance(event, (dict, str, bytes)):
             ev = parse_event(event)
