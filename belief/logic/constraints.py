@@ -123,6 +123,8 @@ class Constraints:
         for i, d in enumerate(self.decls):
             self._add(d, i)
         self._check_indicator_cycles()
+        #: fluent -> :meth:`constrained` (the declarations are fixed once read; asked at every conditional update)
+        self._constrained: dict[tuple, bool] = {}
 
     # --- reading the declarations ----------------------------------------------------------------
     def _add(self, d: dict, i: int) -> None:
@@ -314,6 +316,15 @@ class Constraints:
 
     def constrained(self, f: tuple) -> bool:
         """Is ``f`` bound to other fluents (so that knowing them can tell its value)?"""
+        try:
+            out = self._constrained.get(f)
+        except TypeError:  # a fluent given as a list: answered, not kept
+            return self._binds(tuple(f))
+        if out is None:
+            out = self._constrained[f] = self._binds(f)
+        return out
+
+    def _binds(self, f: tuple) -> bool:
         p = f[0]
         return (any(p in (a, b) for a, b, _ in self.inverses) or any(p in (a, b) for a, b, _, _ in self.indicators)
                 or any(c["predicate"] == p or (c["fluents"] and f in c["fluents"]) for c in self.counts)

@@ -157,6 +157,10 @@ class GroundTruth:
         self._elim = Elimination(self, self.constraints) if self.constraints else None
         #: (fluent index, update, chain) -> does the chain meet the update's condition (see :meth:`_cond_ok`)
         self._conds: dict = {}
+        #: (chain, condition, time) -> :meth:`_cond_holds`
+        self._held_conds: dict = {}
+        #: (fluent index, position, chain) -> :meth:`_latest_seen` (:meth:`_find` asks it again and again: issue 32)
+        self._found: dict = {}
         self._nesting = 0  # conditions being settled, one inside the other
 
     def grow(self) -> None:
@@ -169,7 +173,8 @@ class GroundTruth:
     def share_memos(self, other: "GroundTruth") -> None:
         """Memoise with ``other`` (a tracker's live truth; this one, a view of a prefix of the same replay):
         every memo is keyed by the time it is about, and both answer alike at the prefix's times."""
-        self._elim, self._conds = other._elim, other._conds
+        self._elim, self._conds, self._found = other._elim, other._conds, other._found
+        self._held_conds = other._held_conds
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -475,11 +480,15 @@ class GroundTruth:
 
     def _settle(self, key: tuple) -> bool:
         idx, j, chain = key
-        self._nesting += 1
-        try:
-            ok = self._conds[key] = self._cond_holds(chain, idx.conds[j], idx.times[j] - 1)
-        finally:
-            self._nesting -= 1
+        held = (chain, idx.conds[j], idx.times[j] - 1)  # one event's updates of several fluents share it
+        ok = self._held_conds.get(held)
+        if ok is None:
+            self._nesting += 1
+            try:
+                ok = self._held_conds[held] = self._cond_holds(*held)
+            finally:
+                self._nesting -= 1
+        self._conds[key] = ok
         return ok
 
     def _cond_holds(self, chain: tuple, cond, before: int) -> bool:
@@ -552,19 +561,10 @@ class GroundTruth:
         else:
             pos = bisect_right(times, at) - 1
         if pos >= 0:
-            if len(ids) == 1:
-                uniq = ids
-                smask = 1 << ids[0]
-            else:
-                uniq = sorted(set(ids))
-                smask = 0
-                for i in uniq:
-                    smask |= 1 << i
-            j = self._latest_group(idx, uniq, smask, pos)
-            percs = idx.percs
-            while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
-                              or (idx.conds and not self._cond_ok(idx, j, chain))):
-                j = self._latest_group(idx, uniq, smask, j - 1)
+            key = (idx, pos, chain)
+            j = self._found.get(key)
+            if j is None:
+                j = self._found[key] = self._latest_seen(idx, ids, chain, pos)
             if j >= 0:
                 best_seq = idx.seqs[j]
                 best = (idx, "g", j)
@@ -575,6 +575,24 @@ class GroundTruth:
                 if k >= 0 and ov[3][k] > best_seq:
                     best = (idx, "o", k)
         return best
+
+    def _latest_seen(self, idx: FluentIndex, ids, chain: tuple, pos: int) -> int:
+        """:meth:`_find`'s group update: the latest at or before position ``pos`` that reaches the chain (-1:
+        none). It reads only updates up to ``pos`` and met conditions, so :meth:`_find` keeps it per position."""
+        if len(ids) == 1:
+            uniq = ids
+            smask = 1 << ids[0]
+        else:
+            uniq = sorted(set(ids))
+            smask = 0
+            for i in uniq:
+                smask |= 1 << i
+        j = self._latest_group(idx, uniq, smask, pos)
+        percs = idx.percs
+        while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
+                          or (idx.conds and not self._cond_ok(idx, j, chain))):
+            j = self._latest_group(idx, uniq, smask, j - 1)
+        return j
 
     def _resolve(self, fluent: tuple, value, t_u: int, at: int):
         """An OPAQUE value names the real value at ``t_u`` when the trace knows it."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Optional
 
-from belief.logic.constraints import Budget, Constraints, Known
+from belief.logic.constraints import MAX_CELLS, Budget, Constraints, Known
 from belief.truth.index import HOW_TOLD, HOWS, OPAQUE, UNSURE, credits, is_marker
 
 
@@ -54,6 +54,11 @@ class Elimination:
         #: (fluent index, chain) -> {update: what it is to the chain (:meth:`_kind`)}: the walks of :meth:`_base`
         #: and :meth:`_happened` pass the same updates again and again (issue 32)
         self._kinds: dict = {}
+        #: (fluent index, chain) -> {position: :meth:`_relevant` there}
+        self._rels: dict = {}
+        self._ev_fluents: dict = {}  # event -> the fluents it names (:meth:`_happened`)
+        #: (group number, time) -> the group's real state if it meets the rules (:meth:`_real_state`)
+        self._reals: dict = {}
 
     # --- groups ----------------------------------------------------------------------------------
     def group(self, f: tuple) -> list:
@@ -127,24 +132,84 @@ class Elimination:
         can tell of it. Updates it merely witnessed otherwise, its own possible changes, and changes whose
         condition it rules out change nothing.
 
-        Memoised by the fluent's last update up to ``at`` (and the chain's last message): the walk reads only
-        those updates, and a window of possible changes also the other fluents of those changes up to ``at``
-        (kept with their last updates, checked when the memo is read); a set that resolved an OPAQUE value
-        (read from reality up to ``at``) is not kept."""
+        Memoised by the fluent's last update up to ``at`` that is something to the chain (:meth:`_relevant`;
+        and the chain's last message): the walk reads only those updates, and a window of possible changes also
+        the other fluents of those changes up to ``at`` (kept with their last updates, checked when the memo is
+        read); a set that resolved an OPAQUE value (read from reality up to ``at``) is not kept."""
         t = self.truth
         idx = t._index.get(g)
         ids = t._ids(chain)
         if idx is None or ids is None:
             return self.c.initial(g)
+        return self._member(chain, g, at, idx, ids, tuple(ids))
+
+    def _member(self, chain: tuple, g: tuple, at: int, idx, ids, tids: tuple) -> Optional[frozenset]:
+        """:meth:`base` of a fluent the trace updates, for a chain of known agents (``ids``, ``tids`` its tuple)."""
         last = bisect_right(idx.times, at) - 1
-        ov = idx.overrides.get(tuple(ids)) if idx.overrides else None
-        key = (chain, g, last, bisect_right(ov[0], at) if ov is not None else 0)
+        rels = self._rels.get((idx, chain))
+        rel = rels.get(last) if rels is not None else None
+        if rel is None:
+            rel = self._relevant(idx, chain, ids, last, g)
+        ov = idx.overrides.get(tids) if idx.overrides else None
+        key = (chain, g, rel, bisect_right(ov[0], at) if ov is not None else 0)
         kept = self._bases.get(key)
-        if kept is not None and all(bisect_right(h.times, at) - 1 == k for h, k in kept[1]):
+        if kept is not None and (not kept[1] or all(bisect_right(h.times, at) - 1 == k for h, k in kept[1])):
             return kept[0]
-        out, deps = self._base(chain, g, at, idx, ids, last, ov)
+        out, deps = self._base(chain, g, at, idx, ids, rel, ov)
         if deps is not None:
             self._bases[key] = (out, deps)
+        return out
+
+    def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple) -> int:
+        """The latest position at or before ``last`` whose update is something to the chain's walk in
+        :meth:`_base` (:data:`_SEEN`, :data:`_UNSEEN` or :data:`_WITNESSED`; -1: none). The others (its own
+        changes, updates it did not draw) change nothing there, so the walk from ``last`` gives what the walk
+        from this position gives, and :meth:`base` keys its memo by it: a chain's base set is computed once per
+        update that matters to it, not once per update of the fluent (issue 32). Kept per position (what an
+        update is to a chain never changes)."""
+        rels = self._rels.get((idx, chain))
+        if rels is None:
+            rels = self._rels[(idx, chain)] = {}
+        kinds = self._kinds_of(idx, chain)
+        smask = 0
+        for i in ids:
+            smask |= 1 << i
+        a1 = 1 << ids[0]
+        path = []
+        rel = -1
+        j = last
+        while j >= 0:
+            known = rels.get(j)
+            if known is not None:
+                rel = known
+                break
+            kind = kinds.get(j)
+            if kind is None or kind == _NOT_SEEN:
+                kind = kinds[j] = self._kind(idx, j, chain, ids, smask, a1, kind)
+            if kind == _SEEN or kind == _UNSEEN or kind == _WITNESSED:
+                rel = j
+                break
+            path.append(j)
+            j -= 1
+        for k in path:
+            rels[k] = rel
+        rels[last] = rel
+        self.budget.spend(len(path), self.c, g)  # the updates walked back over
+        return rel
+
+    def _group_bases(self, chain: tuple, group: list, at: int) -> dict:
+        """``{g: self.base(chain, g, at) for g in group}``, with the chain's ids found once."""
+        t = self.truth
+        ids = t._ids(chain)
+        if ids is None:
+            return {g: self.c.initial(g) for g in group}
+        tids = tuple(ids)
+        index = t._index
+        member = self._member
+        out = {}
+        for g in group:
+            idx = index.get(g)
+            out[g] = member(chain, g, at, idx, ids, tids) if idx is not None else self.c.initial(g)
         return out
 
     def _base(self, chain: tuple, g: tuple, at: int, idx, ids, last: int, ov) -> tuple:
@@ -230,9 +295,13 @@ class Elimination:
         best = None
         read: Optional[list] = []
         ev_fluents: set[tuple] = set()
+        of_event = self._ev_fluents
         for j in window:
-            ev = t.events[idx.events[j]]
-            ev_fluents.update(tuple(f) for f in getattr(ev, "fluents", ()))
+            e = idx.events[j]
+            fl = of_event.get(e)
+            if fl is None:
+                fl = of_event[e] = tuple(tuple(f) for f in getattr(t.events[e], "fluents", ()))
+            ev_fluents.update(fl)
         for h in ev_fluents:
             hidx = t._index.get(h)
             if hidx is None or hidx is idx:
@@ -280,8 +349,12 @@ class Elimination:
     def propagate(self, sets: dict) -> dict:
         """:meth:`Constraints.propagate`, memoised on its input: chains and times share few distinct sets.
         The result is shared: read it, never change it."""
-        key = tuple((f, v if v is None or isinstance(v, frozenset) else frozenset(v)) for f, v in sets.items())
-        out = self._propagated.get(key)
+        key = tuple(sets.items())
+        try:
+            out = self._propagated.get(key)
+        except TypeError:  # a set given as a (mutable) set: keyed as the frozenset it equals
+            key = tuple((f, v if v is None or isinstance(v, frozenset) else frozenset(v)) for f, v in sets.items())
+            out = self._propagated.get(key)
         if out is None:
             out = self._propagated[key] = self.c.propagate(sets, self.budget)
         return out
@@ -299,7 +372,7 @@ class Elimination:
                 return self.base(chain, f, at)
             self._busy.add(gkey)
             try:
-                sets = {g: self.base(chain, g, at) for g in group}
+                sets = self._group_bases(chain, group, at)
                 prop = self.propagate(sets)
                 found = self._propagated_group[gkey] = (sets, prop, _empty(prop))
             finally:
@@ -371,6 +444,8 @@ class Elimination:
         since = p[0] if p is not None else -1
         if not any(q is not None and q[0] > since and isinstance(q[1], str) for q in held.values()):
             return False  # no later belief: nothing to revise
+        if self._all_true(f, held, at):
+            return False  # every belief is the real value, in a world that meets the rules: nothing contradicts
         later = [batch for when, batch in self.revised(chain, f, at) if when > since]
         if not later:
             return False
@@ -382,6 +457,55 @@ class Elimination:
             sets.update((g, frozenset((v,))) for g, v in batch.items())
         sets[f] = real
         return _empty(self.propagate(sets))
+
+
+    def _all_true(self, f: tuple, held: dict, at: int) -> bool:
+        """Is every belief the chain holds of ``f``'s group (``held``) the member's real value at ``at``, and does
+        the real state of the group meet every rule (:meth:`_real_state`)? Then no set of those beliefs
+        contradicts ``f``'s real value: the real state is an assignment within them that meets every rule, and
+        propagation never rules out a value of such an assignment. So :meth:`defeated` answers False without
+        revising or propagating them (issue 32). Not in a private trace, whose "real" values are its owner's."""
+        t = self.truth
+        if t.owner is not None and t.owner in t._aid:
+            return False
+        real = self._real_state(f, at)
+        if real is None:
+            return False
+        for g, q in held.items():
+            if q is not None and isinstance(q[1], str) and q[1] != real[g]:
+                return False
+        return True
+
+    def _real_state(self, f: tuple, at: int) -> Optional[dict]:
+        """Member -> real value of ``f``'s group at ``at`` when every member has one (a name) and the rules hold of
+        them (their propagation, as singletons, leaves each its value); else None. Memoised per group and time."""
+        number, group = self._group(f)
+        key = (number, at)
+        if key in self._reals:
+            return self._reals[key]
+        values: dict = {}
+        index = self.truth._index
+        for g in group:
+            idx = index.get(g)
+            k = bisect_right(idx.real_t, at) - 1 if idx is not None else -1
+            v = idx.real_v[k] if k >= 0 else None
+            if not isinstance(v, str):
+                break
+            values[g] = v
+        out: Optional[dict] = values if len(values) == len(group) else None
+        if out is not None:
+            cells = 0
+            for g in group:
+                dom = self.c.domain(g)
+                cells += len(dom) if dom is not None else 1
+            if cells > MAX_CELLS:
+                out = None  # (the full way refuses the group: it keeps doing so)
+            else:
+                prop = self.propagate({g: frozenset((v,)) for g, v in out.items()})
+                if any(prop.get(g) != {v} for g, v in out.items()):
+                    out = None
+        self._reals[key] = out
+        return out
 
 
 #: what an update is to a chain (:meth:`Elimination._kind`)
