@@ -56,6 +56,8 @@ class Elimination:
         self._kinds: dict = {}
         #: (fluent index, chain) -> {position: :meth:`_relevant` there}
         self._rels: dict = {}
+        #: (fluent index, chain) -> {position: :meth:`_seen_before` there}
+        self._seen: dict = {}
         self._ev_fluents: dict = {}  # event -> the fluents it names (:meth:`_happened`)
         #: (group number, time) -> the group's real state if it meets the rules (:meth:`_real_state`)
         self._reals: dict = {}
@@ -153,12 +155,31 @@ class Elimination:
         ov = idx.overrides.get(tids) if idx.overrides else None
         key = (chain, g, rel, bisect_right(ov[0], at) if ov is not None else 0)
         kept = self._bases.get(key)
-        if kept is not None and (not kept[1] or all(bisect_right(h.times, at) - 1 == k for h, k in kept[1])):
+        if kept is not None and kept[1] <= at < kept[2] and (
+                not kept[3] or all(len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])):
             return kept[0]
         out, deps = self._base(chain, g, at, idx, ids, rel, ov)
         if deps is not None:
-            self._bases[key] = (out, deps)
+            self._bases[key] = (out, *self._valid(deps))
         return out
+
+    def _valid(self, deps) -> tuple:
+        """``(lo, hi, open)``: where a base set that read ``deps`` (``(index, its last update up to the time
+        asked)`` pairs) holds: at the times ``lo <= at < hi`` at which each index's last update is the same, and
+        while no update follows those of ``open`` (the indexes whose last update was their last: a tracker's
+        truth may append more, later in time)."""
+        lo, hi = -1, float("inf")
+        opened = []
+        for h, k in deps:
+            times = h.times
+            if k >= 0 and times[k] > lo:
+                lo = times[k]
+            if k + 1 < len(times):
+                if times[k + 1] < hi:
+                    hi = times[k + 1]
+            else:
+                opened.append((h, k))
+        return lo, hi, tuple(opened)
 
     def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple) -> int:
         """The latest position at or before ``last`` whose update is something to the chain's walk in
@@ -311,39 +332,69 @@ class Elimination:
                 read.append((hidx, last))
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
-            kinds = self._kinds_of(hidx, chain)
+            seen = self._seen.get((hidx, chain))
+            if seen is None:
+                seen = self._seen[(hidx, chain)] = {}
             j = last
-            for j in range(last, -1, -1):
-                kind = kinds.get(j)
-                if kind is None:  # only whether it was observed is asked here (_base asks the rest when it needs)
-                    kind = kinds[j] = _SEEN if self._observed(hidx, j, chain, ids, smask) else _NOT_SEEN
-                if kind != _SEEN:
-                    continue
-                v = hidx.values[j]
+            while j >= 0:
+                k = seen.get(j)
+                if k is None:
+                    k = self._seen_before(hidx, chain, ids, smask, j, seen)
+                if k < 0:
+                    j = -1
+                    break
+                j = k - 1  # (the updates in between did not reach the chain)
+                v = hidx.values[k]
                 if v is UNSURE:
-                    if hidx.events[j] not in events:
+                    if hidx.events[k] not in events:
                         if later is not None:
                             break
                         continue
                     if later is not None:
-                        between.append(hidx.times[j])
+                        between.append(hidx.times[k])
                     continue
-                if HOWS[hidx.hows[j]] == HOW_TOLD:
+                if HOWS[hidx.hows[k]] == HOW_TOLD:
                     break
                 if v is OPAQUE:
                     read = None
-                v = t._resolve(h, v, hidx.times[j], at)
+                v = t._resolve(h, v, hidx.times[k], at)
                 if is_marker(v):
                     break
                 if later is None:
-                    later = (v, hidx.times[j])
+                    later = (v, hidx.times[k])
                     continue
                 if v != later[0] and between:
                     e = min(between)
                     best = e if best is None else max(best, e)
                 break
-            self.budget.spend(last - j + 1, self.c, h)  # the updates walked back over
+            self.budget.spend(last - j, self.c, h)  # the updates walked back over
         return best, (tuple(read) if read is not None else None)
+
+    def _seen_before(self, idx, chain: tuple, ids, smask: int, j: int, seen: dict) -> int:
+        """The latest position at or before ``j`` whose update reaches the chain (:meth:`_observed`; -1: none),
+        kept in ``seen`` for every position walked (what reaches a chain never changes), so the walks of
+        :meth:`_happened` step from one sighting to the next (issue 32)."""
+        kinds = self._kinds_of(idx, chain)
+        path = []
+        out = -1
+        while j >= 0:
+            known = seen.get(j)
+            if known is not None:
+                out = known
+                break
+            kind = kinds.get(j)
+            if kind is None:  # only whether it was observed is asked here (_base asks the rest when it needs)
+                kind = kinds[j] = _SEEN if self._observed(idx, j, chain, ids, smask) else _NOT_SEEN
+            if kind == _SEEN:
+                out = j
+                break
+            path.append(j)
+            j -= 1
+        for k in path:
+            seen[k] = out
+        if out >= 0:
+            seen[out] = out
+        return out
 
     # --- the group -------------------------------------------------------------------------------
     def propagate(self, sets: dict) -> dict:
