@@ -155,8 +155,9 @@ class Elimination:
         ov = idx.overrides.get(tids) if idx.overrides else None
         key = (chain, g, rel, bisect_right(ov[0], at) if ov is not None else 0)
         kept = self._bases.get(key)
-        if kept is not None and kept[1] <= at < kept[2] and (
-                not kept[3] or all(len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])):
+        if kept is not None and ((kept[1] <= at < kept[2] and (not kept[3] or all(
+                len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])))
+                or all(self._sighting(h, seen, at, chain, ids) == k for h, seen, k in kept[4])):
             return kept[0]
         out, deps = self._base(chain, g, at, idx, ids, rel, ov)
         if deps is not None:
@@ -164,13 +165,15 @@ class Elimination:
         return out
 
     def _valid(self, deps) -> tuple:
-        """``(lo, hi, open)``: where a base set that read ``deps`` (``(index, its last update up to the time
-        asked)`` pairs) holds: at the times ``lo <= at < hi`` at which each index's last update is the same, and
-        while no update follows those of ``open`` (the indexes whose last update was their last: a tracker's
-        truth may append more, later in time)."""
+        """``(lo, hi, open, sightings)``: where a base set that read ``deps`` (``(index, its last update up to
+        the time asked, the chain's sightings of it, the last of them)``) holds. Surely at the times
+        ``lo <= at < hi`` at which each index's last update is the same, while no update follows those of
+        ``open`` (the indexes whose last update was their last: a tracker's truth may append more, later in
+        time); else where the chain's last sighting of each index up to ``at`` is the same (:meth:`_happened`
+        reads only its sightings, :meth:`_sighting`)."""
         lo, hi = -1, float("inf")
         opened = []
-        for h, k in deps:
+        for h, k, _, _ in deps:
             times = h.times
             if k >= 0 and times[k] > lo:
                 lo = times[k]
@@ -179,7 +182,7 @@ class Elimination:
                     hi = times[k + 1]
             else:
                 opened.append((h, k))
-        return lo, hi, tuple(opened)
+        return lo, hi, tuple(opened), tuple((h, seen, s) for h, _, seen, s in deps)
 
     def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple) -> int:
         """The latest position at or before ``last`` whose update is something to the chain's walk in
@@ -328,13 +331,16 @@ class Elimination:
             if hidx is None or hidx is idx:
                 continue
             last = bisect_right(hidx.times, at) - 1
-            if read is not None:
-                read.append((hidx, last))
             later = None  # (value, time) of the chain's later definite sighting
             between: list = []
             seen = self._seen.get((hidx, chain))
             if seen is None:
                 seen = self._seen[(hidx, chain)] = {}
+            if read is not None:  # (the walk reads the sightings up to the last one before at)
+                k = seen.get(last) if last >= 0 else -1
+                if k is None:
+                    k = self._seen_before(hidx, chain, ids, smask, last, seen)
+                read.append((hidx, last, seen, k))
             j = last
             while j >= 0:
                 k = seen.get(j)
@@ -369,6 +375,19 @@ class Elimination:
                 break
             self.budget.spend(last - j, self.c, h)  # the updates walked back over
         return best, (tuple(read) if read is not None else None)
+
+    def _sighting(self, idx, seen: dict, at: int, chain: tuple, ids) -> int:
+        """The chain's last sighting of ``idx`` up to ``at`` (-1: none), ``seen`` its kept positions."""
+        j = bisect_right(idx.times, at) - 1
+        if j < 0:
+            return -1
+        k = seen.get(j)
+        if k is None:
+            smask = 0
+            for i in ids:
+                smask |= 1 << i
+            k = self._seen_before(idx, chain, ids, smask, j, seen)
+        return k
 
     def _seen_before(self, idx, chain: tuple, ids, smask: int, j: int, seen: dict) -> int:
         """The latest position at or before ``j`` whose update reaches the chain (:meth:`_observed`; -1: none),
