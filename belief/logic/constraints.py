@@ -51,6 +51,8 @@ MAX_STEPS = 1_000_000
 #: after arc consistency, a group whose remaining assignments (the product of its sets) number at most this many
 #: is searched exactly: each value kept is one some assignment satisfying every rule gives (a case split)
 MAX_WORLDS = 4_096
+#: the orders of fluents whose rule checks a :class:`Constraints` keeps (it forgets them all beyond)
+CHECKS_KEPT = 1_024
 #: knowledge by elimination may take this many steps per truth (one trace or one tracker state), plus
 #: :data:`STEPS_PER_EVENT` for each of its events: the work stays proportional to the input
 STEPS_BASE = 2_000_000
@@ -125,6 +127,8 @@ class Constraints:
         self._check_indicator_cycles()
         #: fluent -> :meth:`constrained` (the declarations are fixed once read; asked at every conditional update)
         self._constrained: dict[tuple, bool] = {}
+        #: order of a group's fluents -> :meth:`_checks` (the exact pass asks for the same orders again and again)
+        self._checks_of: dict[tuple, list] = {}
 
     # --- reading the declarations ----------------------------------------------------------------
     def _add(self, d: dict, i: int) -> None:
@@ -450,7 +454,12 @@ class Constraints:
         """The values of each fluent that some assignment of the sets satisfying every rule gives (at most
         :data:`MAX_WORLDS` assignments, depth first, each rule checked as soon as its fluents are assigned)."""
         order = sorted(s, key=lambda f: (len(s[f]), f))
-        checks = self._checks(order)
+        key = tuple(order)
+        checks = self._checks_of.get(key)
+        if checks is None:
+            if len(self._checks_of) >= CHECKS_KEPT:
+                self._checks_of.clear()
+            checks = self._checks_of[key] = self._checks(order)
         values = [sorted(s[f], key=str) for f in order]
         support: dict = {f: set() for f in order}
         assign: dict = {}

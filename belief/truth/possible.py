@@ -35,9 +35,11 @@ class Elimination:
         self.truth = truth
         self.c = constraints
         self._memo: dict = {}
-        #: (chain, fluent, its last update at or before the time asked, the chain's last message) -> base set;
-        #: kept only where nothing later than that update can change it (see :meth:`base`)
-        self._bases: dict = {}
+        #: (fluent index, chain) -> ({position: :meth:`_relevant` there}, {that position, or it and the chain's
+        #: messages up to the time asked -> base set and where it holds}) (see :meth:`base`)
+        self._states: dict = {}
+        #: (chain, group number) -> [(member, its index or None, its :attr:`_states` entry)]
+        self._members: dict = {}
         self._groups: dict = {}  # fluent -> (group number, members)
         self._n_groups = 0
         self._busy: set = set()
@@ -54,8 +56,6 @@ class Elimination:
         #: (fluent index, chain) -> {update: what it is to the chain (:meth:`_kind`)}: the walks of :meth:`_base`
         #: and :meth:`_happened` pass the same updates again and again (issue 32)
         self._kinds: dict = {}
-        #: (fluent index, chain) -> {position: :meth:`_relevant` there}
-        self._rels: dict = {}
         #: (fluent index, chain) -> {position: :meth:`_seen_before` there}
         self._seen: dict = {}
         self._ev_fluents: dict = {}  # event -> the fluents it names (:meth:`_happened`)
@@ -143,25 +143,36 @@ class Elimination:
         ids = t._ids(chain)
         if idx is None or ids is None:
             return self.c.initial(g)
-        return self._member(chain, g, at, idx, ids, tuple(ids))
+        return self._member(chain, g, at, idx, ids, tuple(ids), self._state(idx, chain))
 
-    def _member(self, chain: tuple, g: tuple, at: int, idx, ids, tids: tuple) -> Optional[frozenset]:
-        """:meth:`base` of a fluent the trace updates, for a chain of known agents (``ids``, ``tids`` its tuple)."""
+    def _state(self, idx, chain: tuple) -> tuple:
+        st = self._states.get((idx, chain))
+        if st is None:
+            st = self._states[(idx, chain)] = ({}, {})
+        return st
+
+    def _member(self, chain: tuple, g: tuple, at: int, idx, ids, tids: tuple, st: tuple) -> Optional[frozenset]:
+        """:meth:`base` of a fluent the trace updates, for a chain of known agents (``ids``, ``tids`` its tuple;
+        ``st``, their :attr:`_states` entry)."""
+        rels, bases = st
         last = bisect_right(idx.times, at) - 1
-        rels = self._rels.get((idx, chain))
-        rel = rels.get(last) if rels is not None else None
+        rel = rels.get(last)
         if rel is None:
-            rel = self._relevant(idx, chain, ids, last, g)
+            rel = self._relevant(idx, chain, ids, last, g, rels)
+        key = rel
         ov = idx.overrides.get(tids) if idx.overrides else None
-        key = (chain, g, rel, bisect_right(ov[0], at) if ov is not None else 0)
-        kept = self._bases.get(key)
+        if ov is not None:
+            n = bisect_right(ov[0], at)
+            if n:
+                key = (rel, n)
+        kept = bases.get(key)
         if kept is not None and ((kept[1] <= at < kept[2] and (not kept[3] or all(
                 len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])))
                 or all(self._sighting(h, seen, at, chain, ids) == k for h, seen, k in kept[4])):
             return kept[0]
         out, deps = self._base(chain, g, at, idx, ids, rel, ov)
         if deps is not None:
-            self._bases[key] = (out, *self._valid(deps))
+            bases[key] = (out, *self._valid(deps))
         return out
 
     def _valid(self, deps) -> tuple:
@@ -184,16 +195,13 @@ class Elimination:
                 opened.append((h, k))
         return lo, hi, tuple(opened), tuple((h, seen, s) for h, _, seen, s in deps)
 
-    def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple) -> int:
+    def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple, rels: dict) -> int:
         """The latest position at or before ``last`` whose update is something to the chain's walk in
         :meth:`_base` (:data:`_SEEN`, :data:`_UNSEEN` or :data:`_WITNESSED`; -1: none). The others (its own
         changes, updates it did not draw) change nothing there, so the walk from ``last`` gives what the walk
         from this position gives, and :meth:`base` keys its memo by it: a chain's base set is computed once per
         update that matters to it, not once per update of the fluent (issue 32). Kept per position (what an
-        update is to a chain never changes)."""
-        rels = self._rels.get((idx, chain))
-        if rels is None:
-            rels = self._rels[(idx, chain)] = {}
+        update is to a chain never changes, ``rels``)."""
         kinds = self._kinds_of(idx, chain)
         smask = 0
         for i in ids:
@@ -221,19 +229,24 @@ class Elimination:
         self.budget.spend(len(path), self.c, g)  # the updates walked back over
         return rel
 
-    def _group_bases(self, chain: tuple, group: list, at: int) -> dict:
-        """``{g: self.base(chain, g, at) for g in group}``, with the chain's ids found once."""
+    def _group_bases(self, chain: tuple, number: int, group: list, at: int) -> dict:
+        """``{g: self.base(chain, g, at) for g in group}``, with the chain's ids and each member's memo found once
+        per chain and group (``number``)."""
         t = self.truth
         ids = t._ids(chain)
         if ids is None:
             return {g: self.c.initial(g) for g in group}
+        members = self._members.get((chain, number))
+        if members is None:
+            members = self._members[(chain, number)] = []
+            for g in group:
+                idx = t._index.get(g)
+                members.append((g, idx, self._state(idx, chain) if idx is not None else None))
         tids = tuple(ids)
-        index = t._index
         member = self._member
         out = {}
-        for g in group:
-            idx = index.get(g)
-            out[g] = member(chain, g, at, idx, ids, tids) if idx is not None else self.c.initial(g)
+        for g, idx, st in members:
+            out[g] = member(chain, g, at, idx, ids, tids, st) if idx is not None else self.c.initial(g)
         return out
 
     def _base(self, chain: tuple, g: tuple, at: int, idx, ids, last: int, ov) -> tuple:
@@ -442,7 +455,7 @@ class Elimination:
                 return self.base(chain, f, at)
             self._busy.add(gkey)
             try:
-                sets = self._group_bases(chain, group, at)
+                sets = self._group_bases(chain, number, group, at)
                 prop = self.propagate(sets)
                 found = self._propagated_group[gkey] = (sets, prop, _empty(prop))
             finally:
