@@ -166,34 +166,44 @@ class Elimination:
             if n:
                 key = (rel, n)
         kept = bases.get(key)
-        if kept is not None and ((kept[1] <= at < kept[2] and (not kept[3] or all(
-                len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])))
-                or all(self._sighting(h, seen, at, chain, ids) == k for h, seen, k in kept[4])):
-            return kept[0]
+        if kept is not None:
+            if kept[1] <= at < kept[2] and (not kept[3] or all(
+                    len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])):
+                return kept[0]
+            moved = []
+            for h, seen, s, k in kept[4]:
+                j = bisect_right(h.times, at) - 1
+                if self._sighting(h, seen, j, chain, ids) != s:
+                    break
+                moved.append((h, seen, s, max(j, k)))
+            else:  # the same sightings: it holds here too, and at every time in between (kept wider)
+                bases[key] = (kept[0], *self._valid(moved))
+                return kept[0]
         out, deps = self._base(chain, g, at, idx, ids, rel, ov)
         if deps is not None:
             bases[key] = (out, *self._valid(deps))
         return out
 
-    def _valid(self, deps) -> tuple:
-        """``(lo, hi, open, sightings)``: where a base set that read ``deps`` (``(index, its last update up to
-        the time asked, the chain's sightings of it, the last of them)``) holds. Surely at the times
-        ``lo <= at < hi`` at which each index's last update is the same, while no update follows those of
-        ``open`` (the indexes whose last update was their last: a tracker's truth may append more, later in
-        time); else where the chain's last sighting of each index up to ``at`` is the same (:meth:`_happened`
-        reads only its sightings, :meth:`_sighting`)."""
+    @staticmethod
+    def _valid(deps) -> tuple:
+        """``(lo, hi, open, deps)``: the times at which a base set that read ``deps`` (``(index, the chain's
+        sightings of it, its last sighting s, a position p)``) holds. :meth:`_happened` reads only the chain's
+        sightings of those indexes: the set holds wherever the last one up to the time asked is the same, surely
+        at the positions from ``s`` to ``p`` (``p``, one where it was found to be), so at the times
+        ``lo <= at < hi`` while no update follows those of ``open`` (``(index, p)`` for the indexes whose
+        position ``p`` was their last so far: a tracker's truth may append more, later in time)."""
         lo, hi = -1, float("inf")
         opened = []
-        for h, k, _, _ in deps:
+        for h, _, s, k in deps:
             times = h.times
-            if k >= 0 and times[k] > lo:
-                lo = times[k]
+            if s >= 0 and times[s] > lo:
+                lo = times[s]
             if k + 1 < len(times):
                 if times[k + 1] < hi:
                     hi = times[k + 1]
             else:
                 opened.append((h, k))
-        return lo, hi, tuple(opened), tuple((h, seen, s) for h, _, seen, s in deps)
+        return lo, hi, tuple(opened), tuple(deps)
 
     def _relevant(self, idx, chain: tuple, ids, last: int, g: tuple, rels: dict) -> int:
         """The latest position at or before ``last`` whose update is something to the chain's walk in
@@ -353,7 +363,7 @@ class Elimination:
                 k = seen.get(last) if last >= 0 else -1
                 if k is None:
                     k = self._seen_before(hidx, chain, ids, smask, last, seen)
-                read.append((hidx, last, seen, k))
+                read.append((hidx, seen, k, last))
             j = last
             while j >= 0:
                 k = seen.get(j)
@@ -389,9 +399,9 @@ class Elimination:
             self.budget.spend(last - j, self.c, h)  # the updates walked back over
         return best, (tuple(read) if read is not None else None)
 
-    def _sighting(self, idx, seen: dict, at: int, chain: tuple, ids) -> int:
-        """The chain's last sighting of ``idx`` up to ``at`` (-1: none), ``seen`` its kept positions."""
-        j = bisect_right(idx.times, at) - 1
+    def _sighting(self, idx, seen: dict, j: int, chain: tuple, ids) -> int:
+        """The chain's last sighting of ``idx`` at or before position ``j`` (-1: none), ``seen`` its kept
+        positions."""
         if j < 0:
             return -1
         k = seen.get(j)
