@@ -161,6 +161,7 @@ class GroundTruth:
         self._held_conds: dict = {}
         #: (fluent index, position, chain) -> :meth:`_latest_seen` (:meth:`_find` asks it again and again: issue 32)
         self._found: dict = {}
+        self._chain_ids: dict = {}  # chain -> :meth:`_ids`, once its agents are all met
         self._nesting = 0  # conditions being settled, one inside the other
 
     def grow(self) -> None:
@@ -439,12 +440,22 @@ class GroundTruth:
         return -1
 
     def _ids(self, chain: tuple):
+        """The chain's agent ids (a list: read it, never change it), None when one is absent from the trace.
+        Kept per chain once all are met (an agent's id never changes)."""
+        try:
+            ids = self._chain_ids.get(chain)
+        except TypeError:  # a chain given as a list: not kept
+            ids = None
+        if ids is not None:
+            return ids
         ids = []
         for a in chain:
             i = self._aid.get(a)
             if i is None:
                 return None  # an agent absent from the trace never observed anything
             ids.append(i)
+        if isinstance(chain, tuple):
+            self._chain_ids[chain] = ids
         return ids
 
     def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
@@ -589,9 +600,20 @@ class GroundTruth:
                 smask |= 1 << i
         j = self._latest_group(idx, uniq, smask, pos)
         percs = idx.percs
-        while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
-                          or (idx.conds and not self._cond_ok(idx, j, chain))):
+        found = self._found
+        passed = []  # updates of them all that do not reach the chain: the answer at each is the one found here
+        while j >= 0:
+            known = found.get((idx, j, chain))
+            if known is not None:
+                j = known
+                break
+            if not ((percs and j in percs and not percs[j].reaches(ids))
+                    or (idx.conds and not self._cond_ok(idx, j, chain))):
+                break
+            passed.append(j)
             j = self._latest_group(idx, uniq, smask, j - 1)
+        for k in passed:
+            found[(idx, k, chain)] = j
         return j
 
     def _resolve(self, fluent: tuple, value, t_u: int, at: int):

@@ -38,7 +38,8 @@ class Elimination:
         #: (fluent index, chain) -> ({position: :meth:`_relevant` there}, {that position, or it and the chain's
         #: messages up to the time asked -> base set and where it holds}) (see :meth:`base`)
         self._states: dict = {}
-        #: (chain, group number) -> [(member, its index or None, its :attr:`_states` entry)]
+        #: (chain, group number) -> [[member, its index or None, its :attr:`_states` entry, the last base set found
+        #: with the times it holds at]]
         self._members: dict = {}
         self._groups: dict = {}  # fluent -> (group number, members)
         self._n_groups = 0
@@ -143,7 +144,7 @@ class Elimination:
         ids = t._ids(chain)
         if idx is None or ids is None:
             return self.c.initial(g)
-        return self._member(chain, g, at, idx, ids, tuple(ids), self._state(idx, chain))
+        return self._member(chain, g, at, idx, ids, tuple(ids), self._state(idx, chain))[0]
 
     def _state(self, idx, chain: tuple) -> tuple:
         st = self._states.get((idx, chain))
@@ -151,25 +152,34 @@ class Elimination:
             st = self._states[(idx, chain)] = ({}, {})
         return st
 
-    def _member(self, chain: tuple, g: tuple, at: int, idx, ids, tids: tuple, st: tuple) -> Optional[frozenset]:
-        """:meth:`base` of a fluent the trace updates, for a chain of known agents (``ids``, ``tids`` its tuple;
-        ``st``, their :attr:`_states` entry)."""
+    def _member(self, chain: tuple, g: tuple, at: int, idx, ids, tids: tuple, st: tuple) -> tuple:
+        """``(base set, lo, hi)``: :meth:`base` of a fluent the trace updates, for a chain of known agents
+        (``ids``, ``tids`` its tuple; ``st``, their :attr:`_states` entry), and the times ``lo <= at < hi`` at
+        which it surely holds so far (``lo`` None: only at ``at``): the same relevant update, messages and
+        sightings of what it read (a later append may add updates, from the trace's length on)."""
         rels, bases = st
-        last = bisect_right(idx.times, at) - 1
+        times = idx.times
+        last = bisect_right(times, at) - 1
         rel = rels.get(last)
         if rel is None:
             rel = self._relevant(idx, chain, ids, last, g, rels)
+        lo = times[rel] if rel >= 0 else -1  # (every position from rel to last has rel as its relevant one)
+        hi = times[last + 1] if last + 1 < len(times) else _NEVER
         key = rel
         ov = idx.overrides.get(tids) if idx.overrides else None
         if ov is not None:
-            n = bisect_right(ov[0], at)
+            told = ov[0]
+            n = bisect_right(told, at)
             if n:
                 key = (rel, n)
+                lo = max(lo, told[n - 1])
+            if n < len(told):
+                hi = min(hi, told[n])
         kept = bases.get(key)
         if kept is not None:
             if kept[1] <= at < kept[2] and (not kept[3] or all(
                     len(h.times) == k + 1 or h.times[k + 1] > at for h, k in kept[3])):
-                return kept[0]
+                return kept[0], max(lo, kept[1]), min(hi, kept[2])
             moved = []
             for h, seen, s, k in kept[4]:
                 j = bisect_right(h.times, at) - 1
@@ -177,12 +187,13 @@ class Elimination:
                     break
                 moved.append((h, seen, s, max(j, k)))
             else:  # the same sightings: it holds here too, and at every time in between (kept wider)
-                bases[key] = (kept[0], *self._valid(moved))
-                return kept[0]
+                kept = bases[key] = (kept[0], *self._valid(moved))
+                return kept[0], max(lo, kept[1]), min(hi, kept[2])
         out, deps = self._base(chain, g, at, idx, ids, rel, ov)
-        if deps is not None:
-            bases[key] = (out, *self._valid(deps))
-        return out
+        if deps is None:
+            return out, None, None
+        kept = bases[key] = (out, *self._valid(deps))
+        return out, max(lo, kept[1]), min(hi, kept[2])
 
     @staticmethod
     def _valid(deps) -> tuple:
@@ -192,7 +203,7 @@ class Elimination:
         at the positions from ``s`` to ``p`` (``p``, one where it was found to be), so at the times
         ``lo <= at < hi`` while no update follows those of ``open`` (``(index, p)`` for the indexes whose
         position ``p`` was their last so far: a tracker's truth may append more, later in time)."""
-        lo, hi = -1, float("inf")
+        lo, hi = -1, _NEVER
         opened = []
         for h, _, s, k in deps:
             times = h.times
@@ -251,12 +262,23 @@ class Elimination:
             members = self._members[(chain, number)] = []
             for g in group:
                 idx = t._index.get(g)
-                members.append((g, idx, self._state(idx, chain) if idx is not None else None))
+                members.append([g, idx, self._state(idx, chain) if idx is not None else None, None])
         tids = tuple(ids)
-        member = self._member
+        end = len(t.events)  # (a later append adds updates from here on)
         out = {}
-        for g, idx, st in members:
-            out[g] = member(chain, g, at, idx, ids, tids, st) if idx is not None else self.c.initial(g)
+        for m in members:
+            held = m[3]  # (lo, hi, base set): the last one found, and the times at which it holds
+            if held is not None and held[0] <= at < held[1]:
+                out[m[0]] = held[2]
+                continue
+            g, idx = m[0], m[1]
+            if idx is None:
+                v = self.c.initial(g)
+                m[3] = (-1, end, v)
+            else:
+                v, lo, hi = self._member(chain, g, at, idx, ids, tids, m[2])
+                m[3] = (lo, min(hi, end), v) if lo is not None else None
+            out[g] = v
         return out
 
     def _base(self, chain: tuple, g: tuple, at: int, idx, ids, last: int, ov) -> tuple:
@@ -600,6 +622,8 @@ class Elimination:
         self._reals[key] = out
         return out
 
+
+_NEVER = float("inf")
 
 #: what an update is to a chain (:meth:`Elimination._kind`)
 _SEEN, _OWN, _UNSEEN, _WITNESSED, _NOTHING, _NOT_SEEN = range(6)
