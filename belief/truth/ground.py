@@ -22,6 +22,7 @@ Semantics (README, "The logic"):
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
@@ -758,16 +759,28 @@ class GroundTruth:
         key = (chain, fluent, at)
         kw = el.known.get(key)
         if kw is None:
-            if len(chain) == 1:  # (a value seen but not named, OPAQUE, is known directly; a message posted
-                # before possible changes the chain saw since is weighed by elimination only)
-                kw = el.knows(chain, fluent, at) or (self._kw_direct(chain, fluent, at)
-                                                     and not self._told_earlier(chain, fluent, at))
-            else:
-                kw = self._kw_direct(chain, fluent, at) or (el.knows(chain, fluent, at)
-                                                            and self._kw(chain[1:], fluent, at))
-            kw = el.known[key] = (kw and not self._believes_otherwise(chain, fluent, at)
-                                  and not el.defeated(chain, fluent, at))
+            paused = gc.isenabled()  # (see Elimination.possible: only a pause begun here is ended here)
+            if paused:
+                gc.disable()
+            try:
+                kw = el.known[key] = self._kw_eliminated(chain, fluent, at)
+            finally:
+                if paused:
+                    gc.enable()
         return kw
+
+    def _kw_eliminated(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """:meth:`_kw` of a constrained fluent, not memoised yet."""
+        el = self._elim
+        assert el is not None
+        if len(chain) == 1:  # (a value seen but not named, OPAQUE, is known directly; a message posted
+            # before possible changes the chain saw since is weighed by elimination only)
+            kw = el.knows(chain, fluent, at) or (self._kw_direct(chain, fluent, at)
+                                                 and not self._told_earlier(chain, fluent, at))
+        else:
+            kw = self._kw_direct(chain, fluent, at) or (el.knows(chain, fluent, at)
+                                                        and self._kw(chain[1:], fluent, at))
+        return kw and not self._believes_otherwise(chain, fluent, at) and not el.defeated(chain, fluent, at)
 
     def _told_earlier(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Is the chain's value from a message whose claims were formed before it was delivered (``as_of``)?"""

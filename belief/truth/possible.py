@@ -21,6 +21,7 @@ defeats (:meth:`Elimination.revised`: newer batches prevail), so beliefs that co
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_right
 from typing import Optional
 
@@ -475,10 +476,24 @@ class Elimination:
         return out
 
     def possible(self, chain: tuple, f: tuple, at: int) -> Optional[frozenset]:
-        """Values of ``f`` not ruled out for ``chain`` after event ``at`` (None: any value)."""
+        """Values of ``f`` not ruled out for ``chain`` after event ``at`` (None: any value).
+
+        The cyclic garbage collector is paused while it is worked out (as ``Trace.loads`` does): the memos it
+        fills are acyclic values, and the collections their number triggers, each over the whole heap (a game's
+        objects included), cost a third of a query (issue 32). Only a pause begun here is ended here."""
         key = (chain, f, at)
         if key in self._memo:
             return self._memo[key]
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            return self._possible(chain, f, at, key)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _possible(self, chain: tuple, f: tuple, at: int, key: tuple) -> Optional[frozenset]:
         number, group = self._group(f)
         gkey = (chain, number, at)
         found = self._propagated_group.get(gkey)
