@@ -480,7 +480,7 @@ class Elimination:
 
         The cyclic garbage collector is paused while it is worked out (as ``Trace.loads`` does): the memos it
         fills are acyclic values, and the collections their number triggers, each over the whole heap (a game's
-        objects included), cost a third of a query (issue 32). Only a pause begun here is ended here."""
+        objects included), cost about 40% of a query in the bench (issue 32). Only a pause begun here is ended here."""
         key = (chain, f, at)
         if key in self._memo:
             return self._memo[key]
