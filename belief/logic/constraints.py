@@ -51,6 +51,8 @@ MAX_STEPS = 1_000_000
 #: after arc consistency, a group whose remaining assignments (the product of its sets) number at most this many
 #: is searched exactly: each value kept is one some assignment satisfying every rule gives (a case split)
 MAX_WORLDS = 4_096
+#: the orders of fluents whose rule checks a :class:`Constraints` keeps (it forgets them all beyond)
+CHECKS_KEPT = 1_024
 #: knowledge by elimination may take this many steps per truth (one trace or one tracker state), plus
 #: :data:`STEPS_PER_EVENT` for each of its events: the work stays proportional to the input
 STEPS_BASE = 2_000_000
@@ -123,6 +125,10 @@ class Constraints:
         for i, d in enumerate(self.decls):
             self._add(d, i)
         self._check_indicator_cycles()
+        #: fluent -> :meth:`constrained` (the declarations are fixed once read; asked at every conditional update)
+        self._constrained: dict[tuple, bool] = {}
+        #: order of a group's fluents -> :meth:`_checks` (the exact pass asks for the same orders again and again)
+        self._checks_of: dict[tuple, list] = {}
 
     # --- reading the declarations ----------------------------------------------------------------
     def _add(self, d: dict, i: int) -> None:
@@ -314,6 +320,15 @@ class Constraints:
 
     def constrained(self, f: tuple) -> bool:
         """Is ``f`` bound to other fluents (so that knowing them can tell its value)?"""
+        try:
+            out = self._constrained.get(f)
+        except TypeError:  # a fluent given as a list: answered, not kept
+            return self._binds(tuple(f))
+        if out is None:
+            out = self._constrained[f] = self._binds(f)
+        return out
+
+    def _binds(self, f: tuple) -> bool:
         p = f[0]
         return (any(p in (a, b) for a, b, _ in self.inverses) or any(p in (a, b) for a, b, _, _ in self.indicators)
                 or any(c["predicate"] == p or (c["fluents"] and f in c["fluents"]) for c in self.counts)
@@ -439,7 +454,12 @@ class Constraints:
         """The values of each fluent that some assignment of the sets satisfying every rule gives (at most
         :data:`MAX_WORLDS` assignments, depth first, each rule checked as soon as its fluents are assigned)."""
         order = sorted(s, key=lambda f: (len(s[f]), f))
-        checks = self._checks(order)
+        key = tuple(order)
+        checks = self._checks_of.get(key)
+        if checks is None:
+            if len(self._checks_of) >= CHECKS_KEPT:
+                self._checks_of.clear()
+            checks = self._checks_of[key] = self._checks(order)
         values = [sorted(s[f], key=str) for f in order]
         support: dict = {f: set() for f in order}
         assign: dict = {}

@@ -22,6 +22,7 @@ Semantics (README, "The logic"):
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
@@ -157,6 +158,11 @@ class GroundTruth:
         self._elim = Elimination(self, self.constraints) if self.constraints else None
         #: (fluent index, update, chain) -> does the chain meet the update's condition (see :meth:`_cond_ok`)
         self._conds: dict = {}
+        #: (chain, condition, time) -> :meth:`_cond_holds`
+        self._held_conds: dict = {}
+        #: (fluent index, position, chain) -> :meth:`_latest_seen` (:meth:`_find` asks it again and again: issue 32)
+        self._found: dict = {}
+        self._chain_ids: dict = {}  # chain -> :meth:`_ids`, once its agents are all met
         self._nesting = 0  # conditions being settled, one inside the other
 
     def grow(self) -> None:
@@ -169,7 +175,8 @@ class GroundTruth:
     def share_memos(self, other: "GroundTruth") -> None:
         """Memoise with ``other`` (a tracker's live truth; this one, a view of a prefix of the same replay):
         every memo is keyed by the time it is about, and both answer alike at the prefix's times."""
-        self._elim, self._conds = other._elim, other._conds
+        self._elim, self._conds, self._found = other._elim, other._conds, other._found
+        self._held_conds = other._held_conds
 
     # --- basics ------------------------------------------------------------------------------
     @property
@@ -434,12 +441,22 @@ class GroundTruth:
         return -1
 
     def _ids(self, chain: tuple):
+        """The chain's agent ids (a list: read it, never change it), None when one is absent from the trace.
+        Kept per chain once all are met (an agent's id never changes)."""
+        try:
+            ids = self._chain_ids.get(chain)
+        except TypeError:  # a chain given as a list: not kept
+            ids = None
+        if ids is not None:
+            return ids
         ids = []
         for a in chain:
             i = self._aid.get(a)
             if i is None:
                 return None  # an agent absent from the trace never observed anything
             ids.append(i)
+        if isinstance(chain, tuple):
+            self._chain_ids[chain] = ids
         return ids
 
     def _cond_ok(self, idx: FluentIndex, j: int, chain: tuple) -> bool:
@@ -475,11 +492,15 @@ class GroundTruth:
 
     def _settle(self, key: tuple) -> bool:
         idx, j, chain = key
-        self._nesting += 1
-        try:
-            ok = self._conds[key] = self._cond_holds(chain, idx.conds[j], idx.times[j] - 1)
-        finally:
-            self._nesting -= 1
+        held = (chain, idx.conds[j], idx.times[j] - 1)  # one event's updates of several fluents share it
+        ok = self._held_conds.get(held)
+        if ok is None:
+            self._nesting += 1
+            try:
+                ok = self._held_conds[held] = self._cond_holds(*held)
+            finally:
+                self._nesting -= 1
+        self._conds[key] = ok
         return ok
 
     def _cond_holds(self, chain: tuple, cond, before: int) -> bool:
@@ -552,19 +573,10 @@ class GroundTruth:
         else:
             pos = bisect_right(times, at) - 1
         if pos >= 0:
-            if len(ids) == 1:
-                uniq = ids
-                smask = 1 << ids[0]
-            else:
-                uniq = sorted(set(ids))
-                smask = 0
-                for i in uniq:
-                    smask |= 1 << i
-            j = self._latest_group(idx, uniq, smask, pos)
-            percs = idx.percs
-            while j >= 0 and ((percs and j in percs and not percs[j].reaches(ids))
-                              or (idx.conds and not self._cond_ok(idx, j, chain))):
-                j = self._latest_group(idx, uniq, smask, j - 1)
+            key = (idx, pos, chain)
+            j = self._found.get(key)
+            if j is None:
+                j = self._found[key] = self._latest_seen(idx, ids, chain, pos)
             if j >= 0:
                 best_seq = idx.seqs[j]
                 best = (idx, "g", j)
@@ -575,6 +587,35 @@ class GroundTruth:
                 if k >= 0 and ov[3][k] > best_seq:
                     best = (idx, "o", k)
         return best
+
+    def _latest_seen(self, idx: FluentIndex, ids, chain: tuple, pos: int) -> int:
+        """:meth:`_find`'s group update: the latest at or before position ``pos`` that reaches the chain (-1:
+        none). It reads only updates up to ``pos`` and met conditions, so :meth:`_find` keeps it per position."""
+        if len(ids) == 1:
+            uniq = ids
+            smask = 1 << ids[0]
+        else:
+            uniq = sorted(set(ids))
+            smask = 0
+            for i in uniq:
+                smask |= 1 << i
+        j = self._latest_group(idx, uniq, smask, pos)
+        percs = idx.percs
+        found = self._found
+        passed = []  # updates of them all that do not reach the chain: the answer at each is the one found here
+        while j >= 0:
+            known = found.get((idx, j, chain))
+            if known is not None:
+                j = known
+                break
+            if not ((percs and j in percs and not percs[j].reaches(ids))
+                    or (idx.conds and not self._cond_ok(idx, j, chain))):
+                break
+            passed.append(j)
+            j = self._latest_group(idx, uniq, smask, j - 1)
+        for k in passed:
+            found[(idx, k, chain)] = j
+        return j
 
     def _resolve(self, fluent: tuple, value, t_u: int, at: int):
         """An OPAQUE value names the real value at ``t_u`` when the trace knows it."""
@@ -718,16 +759,28 @@ class GroundTruth:
         key = (chain, fluent, at)
         kw = el.known.get(key)
         if kw is None:
-            if len(chain) == 1:  # (a value seen but not named, OPAQUE, is known directly; a message posted
-                # before possible changes the chain saw since is weighed by elimination only)
-                kw = el.knows(chain, fluent, at) or (self._kw_direct(chain, fluent, at)
-                                                     and not self._told_earlier(chain, fluent, at))
-            else:
-                kw = self._kw_direct(chain, fluent, at) or (el.knows(chain, fluent, at)
-                                                            and self._kw(chain[1:], fluent, at))
-            kw = el.known[key] = (kw and not self._believes_otherwise(chain, fluent, at)
-                                  and not el.defeated(chain, fluent, at))
+            paused = gc.isenabled()  # (see Elimination.possible: only a pause begun here is ended here)
+            if paused:
+                gc.disable()
+            try:
+                kw = el.known[key] = self._kw_eliminated(chain, fluent, at)
+            finally:
+                if paused:
+                    gc.enable()
         return kw
+
+    def _kw_eliminated(self, chain: tuple, fluent: tuple, at: int) -> bool:
+        """:meth:`_kw` of a constrained fluent, not memoised yet."""
+        el = self._elim
+        assert el is not None
+        if len(chain) == 1:  # (a value seen but not named, OPAQUE, is known directly; a message posted
+            # before possible changes the chain saw since is weighed by elimination only)
+            kw = el.knows(chain, fluent, at) or (self._kw_direct(chain, fluent, at)
+                                                 and not self._told_earlier(chain, fluent, at))
+        else:
+            kw = self._kw_direct(chain, fluent, at) or (el.knows(chain, fluent, at)
+                                                        and self._kw(chain[1:], fluent, at))
+        return kw and not self._believes_otherwise(chain, fluent, at) and not el.defeated(chain, fluent, at)
 
     def _told_earlier(self, chain: tuple, fluent: tuple, at: int) -> bool:
         """Is the chain's value from a message whose claims were formed before it was delivered (``as_of``)?"""

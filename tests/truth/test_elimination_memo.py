@@ -113,3 +113,32 @@ def test_tracker_answers_kept_between_appends_equal_the_batch_check_under_constr
         for q in qs + rng.sample(qs, len(qs)):
             assert tracker.knows_chain(*q) == batch.knows_chain(*q), q
             assert tracker.value(*q) == batch.value(*q), q
+
+
+def test_memos_made_at_the_last_event_answer_as_a_fresh_truth_after_more_appends():
+    """Issue 32 keeps base sets over the times where what they read is the same (an interval of times, the
+    chain's last sightings), each chain's last relevant update per position, what a chain last drew per
+    position, met conditions per time. Asked at the last event, a memo may have read a fluent's last update so
+    far: after more appends (later updates of those fluents) the live truth, its memos warm, must answer the
+    same questions at the new last event, and again at the old times, as a truth that never saw them."""
+    trace = _trace("bomb_2.trace.jsonl.gz")
+    events = list(trace)
+    tracker = Tracker(meta=dict(trace.meta))
+    whole = check(trace)
+    fluents = [f for f in whole.fluents() if whole.constraints.constrained(f)]
+    agents = list(whole.agents)
+    chains = [(a,) for a in agents] + list(itertools.product(agents, repeat=2))
+    rng = random.Random(32)
+    asked: list = []  # (chain, fluent, time) asked of the live truth so far
+    checked = 0
+    for n, ev in enumerate(events, start=1):
+        tracker.append(ev)
+        if n % 37 and n != len(events):
+            continue
+        fresh = check(Trace(events[:n], meta=dict(trace.meta)))
+        qs = [(c, f, n - 1) for c in rng.sample(chains, 4) for f in rng.sample(fluents, 6)]
+        for q in qs + rng.sample(asked, min(len(asked), 30)):
+            assert _answer(tracker._live, *q) == _answer(fresh, *q), q
+            checked += 1
+        asked += qs
+    assert checked > 600
