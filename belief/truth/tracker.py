@@ -26,7 +26,7 @@ at the last event keep their answers by ``(chain, fluent)`` as given, and every 
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union, cast
 
 from belief.errors import TraceError
 from belief.logic.constraints import constraints_of
@@ -270,8 +270,9 @@ class Tracker:
         """
         events = self.trace._events
         n = len(events)
+        ev: _Event
         if type(event) in _EVENT_CLASSES:  # (pydantic's isinstance runs Python code: the classes met are kept)
-            ev = event
+            ev = cast(_Event, event)
         elif isinstance(event, _Event):
             _EVENT_CLASSES.add(type(event))
             ev = event
