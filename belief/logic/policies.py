@@ -112,6 +112,16 @@ class TrustPolicy:
     #: senders say only what they know: a true message counts as its sender's own sighting when others
     #: ask whether the sender knows (awareness, docs/logic.md)
     senders_know: bool = False
+    #: every claim is one group effect on the sender and its listeners, the sender's own solo chain excluded
+    #: (what :class:`StrictTruthful` yields), whatever the context: the replay then writes those updates
+    #: without asking :meth:`effects`. A subclass that overrides :meth:`effects` and does not set this again
+    #: gets False (:meth:`__init_subclass__`), so an inherited True never hides its own effects.
+    group_claims: bool = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "effects" in cls.__dict__ and "group_claims" not in cls.__dict__:
+            cls.group_claims = False
 
     def effects(self, event: Message, ctx: PolicyContext) -> Iterable[Effect]:
         raise NotImplementedError
@@ -123,6 +133,7 @@ class TrustPolicy:
 class StrictTruthful(TrustPolicy):
     name = "strict-truthful"
     senders_know = True
+    group_claims = True
 
     def effects(self, event: Message, ctx: PolicyContext) -> Iterator[Effect]:
         group = frozenset((ctx.sender, *ctx.listeners))

@@ -35,7 +35,7 @@ from typing import Any, Iterable, Optional, cast
 
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
-from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, StrictTruthful, TrustPolicy
+from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
 from belief.truth.trace import declared_rooms, event_agents, perception_agents
 
 #: how a value reached a chain
@@ -1107,9 +1107,10 @@ class IndexBuilder:
 
     def _message(self, ev, listeners: tuple, public: bool, t, e):
         """The trust policy's effects of a message heard by ``listeners`` (the sender excluded; every agent met).
-        Under :class:`StrictTruthful` itself (not a subclass) its one group effect per claim is written directly:
-        the same updates as :meth:`_apply` of its effects, without the context and effect objects."""
-        if type(self.policy) is StrictTruthful:
+        A policy whose claims are group claims (:attr:`TrustPolicy.group_claims`, :class:`StrictTruthful`'s) has
+        its one group update per claim written directly: the same updates as :meth:`_apply` of its effects,
+        without the context and effect objects."""
+        if getattr(self.policy, "group_claims", False):  # (a duck-typed policy may not say)
             heard = self._overheard(ev, listeners)
             get = self.aid.get
             i = get(ev.sender)

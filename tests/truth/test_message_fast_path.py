@@ -1,5 +1,6 @@
-"""The replay writes a strict-truthful message's updates directly (``IndexBuilder._message``); a subclass of the
-policy goes through ``effects`` and its context objects. Both must leave the same index, update for update,
+"""The replay writes the updates of a policy whose claims are group claims directly (``IndexBuilder._message``,
+``TrustPolicy.group_claims``: strict-truthful's); a policy that says otherwise goes through ``effects`` and its
+context objects. Both must leave the same index, update for update,
 on random traces with messages, hidden listeners, inattentive and secret observers, and chapters."""
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ _COLUMNS = ("times", "masks", "wmasks", "values", "events", "hows", "seqs", "cha
 
 
 class _ThroughEffects(StrictTruthful):
-    """The same policy, not the class itself: the replay asks its ``effects``."""
+    """The same effects, but not declared group claims: the replay asks its ``effects``."""
+
+    group_claims = False
 
 
 def _state(builder: IndexBuilder) -> tuple:
@@ -59,3 +62,22 @@ def test_a_message_by_hand_writes_one_group_update_per_claim_with_the_sender_exc
     assert told_x.masks[1] == a | b  # an announcement reaches the sender's room: a and b
     assert told_x.excl == {0: a, 1: b} and told_y.excl == {0: a}  # the sender's own solo chain is not told
     assert _state(built) == _replay(trace, _ThroughEffects())
+
+
+def test_a_policy_that_overrides_effects_is_asked_its_effects_unless_it_says_its_claims_are_group_claims():
+    class Quieter(StrictTruthful):
+        def effects(self, event, ctx):
+            return iter(())
+
+    class Declared(StrictTruthful):
+        group_claims = True
+
+        def effects(self, event, ctx):
+            return StrictTruthful.effects(self, event, ctx)
+
+    assert StrictTruthful.group_claims and not _ThroughEffects.group_claims
+    assert not Quieter.group_claims and Declared.group_claims
+    trace = Trace([Enter(agents=("a", "b"), room="hall"),
+                   Tell(sender="a", recipients=("b",), content=(Content(subject=("x",), value="box"),))])
+    assert ("in", "x") not in IndexBuilder(trace, Quieter()).run().index  # its own effects: nothing told
+    assert _replay(trace, Declared()) == _replay(trace, StrictTruthful())
