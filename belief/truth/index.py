@@ -47,6 +47,7 @@ HOW_POSSIBLE = "possible-change"
 #: the ``how`` of a group update by its code (:attr:`FluentIndex.hows` keeps codes, one byte each)
 HOWS = (HOW_SEEN, HOW_ENTERED, HOW_TOLD, HOW_POSSIBLE)
 HOW_CODE = {how: code for code, how in enumerate(HOWS)}
+_SEEN_CODE = HOW_CODE[HOW_SEEN]
 
 
 class _Marker:
@@ -104,7 +105,7 @@ def _fields_of(cls: type, names: tuple) -> tuple:
 
 class FluentIndex:
     __slots__ = ("code", "times", "masks", "wmasks", "values", "events", "hows", "seqs", "changes", "excl", "conds",
-                 "percs", "by_agent", "wit_by_agent", "bits", "common", "joint", "real_t", "real_v", "real_e",
+                 "percs", "by_agent", "wit_by_agent", "bits", "common", "joint", "joint_read", "real_t", "real_v", "real_e",
                  "change_t", "overrides", "outcomes")
 
     def __init__(self, code: str = "i"):
@@ -136,6 +137,8 @@ class FluentIndex:
         # agents' bitmask (two or more agents) -> the latest position they all observed (-1: none), kept current
         # by every update written (:func:`fold_joint`): the online tracker registers the sets it is asked about
         self.joint: dict[int, int] = {}
+        # the position of the last update that read (or forgot) every registered set (:func:`fold_joint`)
+        self.joint_read = 0
         self.real_t: list[int] = []
         self.real_v: list = []
         self.real_e: array = array(code)
@@ -181,28 +184,38 @@ def _groups_in(mask: int) -> tuple:
     return got
 
 
-def fold_joint(joint: dict, mask: int, pos: int) -> None:
-    """Update position ``pos``, observed by ``mask``, is now the latest joint update of every registered set of
-    ``joint`` inside ``mask``. Reads the subsets of ``mask`` or the registered sets, whichever are fewer."""
+def fold_joint(idx: "FluentIndex", mask: int, pos: int) -> None:
+    """Update position ``pos`` of ``idx``, observed by ``mask``, is now the latest joint update of every set
+    registered in ``idx.joint`` inside ``mask``. Reads the subsets of ``mask`` or the registered sets, whichever are
+    fewer, when that is at most :data:`JOINT_WORK` look-ups. More (many observers and many sets) is paid for by
+    the updates since the last such read, at most JOINT_WORK look-ups each on average: the sets are read if
+    that pays, else forgotten (registered again when asked)."""
     c = mask.bit_count()
     if c < 2:
         return
-    if (1 << c) <= len(joint):
-        if (1 << c) > JOINT_WORK:
-            joint.clear()
+    joint = idx.joint
+    n = len(joint)
+    if (1 << c) <= n:
+        if (1 << c) <= JOINT_WORK:
+            subsets = _GROUPS.get(mask)
+            if subsets is None:
+                subsets = _groups_in(mask)
+            for s in subsets:
+                if s in joint:
+                    joint[s] = pos
             return
-        subsets = _GROUPS.get(mask)
-        if subsets is None:
-            subsets = _groups_in(mask)
-        for s in subsets:
-            if s in joint:
-                joint[s] = pos
-    elif len(joint) > JOINT_WORK:
-        joint.clear()
-    else:
+    elif n <= JOINT_WORK:
         for s in joint:
             if s & mask == s:
                 joint[s] = pos
+        return
+    if n <= JOINT_WORK * (pos - idx.joint_read):
+        for s in joint:
+            if s & mask == s:
+                joint[s] = pos
+    else:
+        joint.clear()
+    idx.joint_read = pos
 
 
 class Perception:
@@ -648,7 +661,7 @@ class IndexBuilder:
         if perc is not None:
             idx.percs[pos] = perc
         if idx.joint:
-            fold_joint(idx.joint, mask, pos)
+            fold_joint(idx, mask, pos)
         by, wit = idx.by_agent, idx.wit_by_agent
         ids = self._bits_cache.get(mask)
         if ids is None:
@@ -681,6 +694,56 @@ class IndexBuilder:
                     w = wit[i] = array(idx.code, w)
                 w.append(pos)
         return pos
+
+    def seen(self, f: tuple, mask: int, value, t: int, e: int, room: Optional[str]) -> None:
+        """The agents of ``mask`` see ``f`` become ``value``: :meth:`set_real` (the value shown later in ``room``),
+        then one group update (``HOW_SEEN``), a change iff reality changed. The commonest write (a move, the
+        whereabouts of who enters or leaves, a statement, an action's effect): when the event says nothing of
+        who perceived it, the update is written here, without :meth:`group`'s perception steps (its observers
+        are its witnesses; no exclusion, no condition). The columns are written as :meth:`show` writes them."""
+        change = self.set_real(f, value, t, e, room)
+        if self._spec is not None or self._msg_perc is not None:  # (secret observers may see what nobody saw)
+            self.group(f, mask, value, t, e, HOW_SEEN, change=change)
+            return
+        if not mask:
+            return  # nobody saw it (as group: no update)
+        n = self.observations + 2 * mask.bit_count()  # (its observers, who also witness it)
+        if n > self._limit:
+            self._over_limit()
+        self.observations = n
+        seq = self.seq
+        if seq >= NARROW_LIMIT:  # (set_real widened the arrays for e)
+            self._widen()
+        idx = self.index[f]  # (set_real made it)
+        times = idx.times
+        pos = len(times)
+        times.append(t)
+        masks = idx.masks
+        masks.append(mask)
+        if idx.wmasks is not masks:
+            idx.wmasks.append(mask)
+        idx.values.append(value)
+        idx.events.append(e)
+        idx.hows.append(_SEEN_CODE)
+        idx.seqs.append(seq)
+        idx.changes.append(change)
+        self.seq = seq + 1
+        if idx.joint:
+            fold_joint(idx, mask, pos)
+        ids = self._bits_cache.get(mask)
+        if ids is None:
+            ids = self.ids(mask)
+        by = idx.by_agent
+        if idx.wmasks is masks:  # (as in group)
+            wit = idx.wit_by_agent
+            for i in ids:
+                lst = by.get(i)
+                if lst is None:
+                    by[i] = wit[i] = array(idx.code, (pos,))
+                else:
+                    lst.append(pos)
+        else:
+            _observed(by, idx.wit_by_agent, ids, pos, idx.code)
 
     def show(self, shown: dict, mask: int, t: int, e: int, skip: set) -> None:
         """An entry shows the fluents of ``shown`` but those in ``skip`` (their real values) to ``mask``:
@@ -724,7 +787,7 @@ class IndexBuilder:
             idx.changes.append(0)
             seq += 1
             if idx.joint:
-                fold_joint(idx.joint, mask, pos)
+                fold_joint(idx, mask, pos)
             by = idx.by_agent
             if idx.wmasks is masks:  # (as in group)
                 wit = idx.wit_by_agent
@@ -823,8 +886,7 @@ class IndexBuilder:
             return
         mask = self.occ.get(room, 0)
         f = ("at", agent)
-        ch = self.set_real(f, None, t, e, None)
-        self.group(f, mask, None, t, e, HOW_SEEN, change=ch)
+        self.seen(f, mask, None, t, e, None)
         u = self._undo
         if u is not None:  # (saved inline: leaving and entering are the commonest events)
             u.loc.setdefault(agent, room)
@@ -858,17 +920,28 @@ class IndexBuilder:
         finally:
             self._spec = self._msg_perc = None
 
-    def apply(self, ev, e: int):
+    def apply(self, ev, e: int) -> bool:
         """:meth:`step`, all or nothing: if the event is refused (a TraceError, or any error midway) the
         builder is put back as it was before, and the error raised. Costs what the event writes, not the
-        replay's size: each dict entry the event writes is saved once, each index's lengths once."""
+        replay's size: each dict entry the event writes is saved once, each index's lengths once. True iff the
+        event met an agent or a fluent for the first time (the online tracker then starts its memos afresh)."""
         u = self._undo_record
+        n_agents, n_fluents = len(self.agents), len(self.index)
         u.e, u.wrote = e, False  # wrote: a real value was recorded (set_real)
-        u.marks = (len(self.agents), len(self.index), self.seq, self.observations, self.last_chapter)
-        u.chapter = _NO_CHAPTER if ev.chapter is None else u.chapter_of(self, ev.chapter)
+        u.marks = (n_agents, n_fluents, self.seq, self.observations, self.last_chapter)
+        chapter = ev.chapter
+        u.chapter = _NO_CHAPTER if chapter is None else u.chapter_of(self, chapter)
         self._undo = u
         try:
-            self.step(ev, e)
+            if chapter is None and not ev.has_perception:  # (step's commonest path, inline)
+                self._ev, self._limit = ev, OBSERVATIONS_BASE + OBSERVATIONS_PER_EVENT * (e + 1)
+                on = self._on.get(ev.kind)
+                if on is None:
+                    on = self._on[ev.kind] = getattr(type(self), "on_" + ev.kind)
+                t = ev.t
+                on(self, ev, e if t is None else t, e)
+            else:
+                self.step(ev, e)
         except BaseException:
             u.undo(self)
             raise
@@ -882,7 +955,7 @@ class IndexBuilder:
                 u.fluent_room.clear()
             if u.container_room or u.rooms:
                 u.clear()
-        return self
+        return len(self.agents) != n_agents or len(self.index) != n_fluents
 
     # -- perception that is not common knowledge --
     def event_observers(self, ev) -> int:
@@ -975,8 +1048,7 @@ class IndexBuilder:
         for a in ev.agents:
             f = ("at", a)
             entering.add(f)
-            ch = self.set_real(f, room, t, e, room)
-            self.group(f, mask, room, t, e, HOW_SEEN, change=ch)
+            self.seen(f, mask, room, t, e, room)
         looking = self.mask_of(ev.agents) if ev.quiet else mask  # a quiet entry: only the arrivals look
         shown = self.room_fluents.get(room)
         if shown:
@@ -1029,8 +1101,7 @@ class IndexBuilder:
         else:
             dest = self.container_room.get(to) or self._set_container(to, room)
         f = (ev.predicate, ev.object)  # (ev.fluent, inline)
-        ch = self.set_real(f, to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
-        self.group(f, self.occ.get(room, 0), to, t, e, HOW_SEEN, change=ch)
+        self.seen(f, self.occ.get(room, 0), to, t, e, None if ev.opaque else dest)  # opaque: not shown to later arrivals
 
     def on_statement(self, ev, t, e):
         room = ev.room
@@ -1041,14 +1112,12 @@ class IndexBuilder:
         f = ev.fluent
         if ev.value is not None and ev.predicate == "in" and ev.value not in self.rooms:
             self._set_container(ev.value, room)
-        ch = self.set_real(f, ev.value, t, e, None if ev.opaque else room)
-        self.group(f, self.occ.get(room, 0), ev.value, t, e, HOW_SEEN, change=ch)
+        self.seen(f, self.occ.get(room, 0), ev.value, t, e, None if ev.opaque else room)
 
     def on_set(self, ev, t, e):
         room = self.room_of_actor(ev, ev.agent)
         f = ev.fluent
-        ch = self.set_real(f, ev.value, t, e, None if ev.opaque else room)
-        self.group(f, self.occ.get(room, 0) if room is not None else 0, ev.value, t, e, HOW_SEEN, change=ch)
+        self.seen(f, self.occ.get(room, 0) if room is not None else 0, ev.value, t, e, None if ev.opaque else room)
 
     def on_observe(self, ev, t, e):
         mask = self.mask_of(ev.agents)
@@ -1089,8 +1158,7 @@ class IndexBuilder:
             mask = self.occ.get(room, 0) if room is not None else 0
         for eff in ev.effects:
             f = eff.fluent
-            ch = self.set_real(f, eff.value, t, e, None if ev.opaque else room)
-            self.group(f, mask, eff.value, t, e, HOW_SEEN, change=ch)
+            self.seen(f, mask, eff.value, t, e, None if ev.opaque else room)
 
     def on_noop(self, ev, t, e):
         self.bit(ev.agent)

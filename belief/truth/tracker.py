@@ -289,16 +289,14 @@ class Tracker:
             if problems:
                 raise TraceError(f"the event does not fit domain {self.domain.name}: "
                                  + "; ".join(problems[:MAX_REPORTED]))
-        replay = self.replay
-        n_fluents, n_agents = len(replay.index), len(replay.agents)
         self._answers.clear()  # before the replay moves: its answers were about the last event
-        replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
+        new_names = self.replay.apply(ev, n)  # all or nothing: a refused event leaves the replay as it was
         events.append(ev)  # already checked: its t is its index
         self._truth = None
         live = self._live
-        if len(replay.index) != n_fluents or len(replay.agents) != n_agents:
-            live.forget()  # a new fluent may join a constraint group, a new agent new chains: start afresh
-            if len(self._agents) != len(replay.agents):
+        if new_names:  # a new fluent may join a constraint group, a new agent new chains: start afresh
+            live.forget()
+            if len(self._agents) != len(self.replay.agents):
                 live.agents = self.agent_names()
         elif live._elim is not None:  # (live.grow(), inline)
             live._elim.budget.grow(1)  # what was memoised is about earlier times, which the new event does not change

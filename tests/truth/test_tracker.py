@@ -324,3 +324,24 @@ def test_a_chain_naming_someone_not_met_yet_holds_nothing_until_they_are_met():
     for _ in range(2):  # a chain that is no chain raises, asked again too (nothing kept for it)
         with pytest.raises(QueryError):
             tracker.value(("Anne", Var("x")), ("in", "apple"))
+
+
+def test_fold_joint_reads_many_sets_when_the_updates_since_paid_for_it_else_forgets_them():
+    """An update seen by many agents, with more sets registered than :data:`JOINT_WORK` look-ups: the sets are
+    read (each inside the observers moved to the update) when the updates since the last such read are at least
+    ``sets / JOINT_WORK``, and forgotten otherwise (registered again when asked); either way no kept position is
+    wrong."""
+    work = index_module.JOINT_WORK
+    idx = index_module.FluentIndex()
+    sets = [m for m in range(1, 1 << 10) if m.bit_count() >= 2][: 2 * work]  # 2*work sets of 2+ of 10 agents
+    everyone = (1 << 10) - 1
+    idx.joint = dict.fromkeys(sets, 0)
+    index_module.fold_joint(idx, everyone, 1)  # one update since: 2*work look-ups not paid for
+    assert idx.joint == {} and idx.joint_read == 1
+    idx.joint = dict.fromkeys(sets, 0)
+    mask = everyone & ~1  # agent 0 did not observe it
+    index_module.fold_joint(idx, mask, 3)  # two updates since the last read: paid for
+    assert idx.joint == {s: (3 if s & mask == s else 0) for s in sets} and idx.joint_read == 3
+    assert any(v == 0 for v in idx.joint.values()) and any(v == 3 for v in idx.joint.values())
+    index_module.fold_joint(idx, 0b11, 4)  # two observers: their one subset, whatever was registered
+    assert idx.joint[0b11] == 4 and idx.joint_read == 3
