@@ -77,7 +77,9 @@ def test_bench_online_small():
     r = runner.invoke(app, ["bench", "online", "--events", "400", "--agents", "4", "--depth", "3", "--json"])
     assert r.exit_code == 0, r.output
     s = json.loads(r.output.strip().splitlines()[-1])
-    assert set(s) >= {"append_us", "query_us", "peak_mb", "ratio_vs_batch", "load_events_per_s", "load_15_events_ms"}
+    assert set(s) >= {"append_us", "query_us", "peak_mb", "ratio_vs_batch", "load_events_per_s", "load_15_events_ms",
+                      "gc_s"}
+    assert 0 <= s["gc_s"] <= s["online_s"]
     assert s["events"] == 400 and s["agents"] == 4 and s["ratio_vs_batch"] > 0
     r = runner.invoke(app, ["bench", "online", "--events", "300", "--agents", "3", "--questions-per-event", "4",
                             "--no-load", "--json"])
