@@ -106,7 +106,7 @@ class TruthAnswer:
     chain: tuple
     fluent: tuple
     stance: Stance
-    value: Optional[str]
+    value: Any  # a name, None (nowhere), or a marker such as UNSEEN
     known: bool = True
     bindings: dict = field(default_factory=dict)
     holds: Optional[bool] = None
@@ -1040,10 +1040,11 @@ class TraceNames:
 
     __slots__ = ("agents", "names", "predicates", "events_read", "fluents_read", "_frozen")
 
-    def __init__(self):
-        self.agents: set = set()
-        self.names: set = set()
-        self.predicates: set = set()
+    def __init__(self) -> None:
+        # sets, or a snapshot's frozensets
+        self.agents: Any = set()
+        self.names: Any = set()
+        self.predicates: Any = set()
         self.events_read = 0   # how many events of the trace were read
         self.fluents_read = 0  # how many fluents of the index (in insertion order) were read
         self._frozen: Optional[tuple] = None

@@ -383,9 +383,9 @@ class _Undo:
                 b.room_fluents[now].pop(f, None)
             if room is not _MISSING and room is not None:
                 b.room_fluents.setdefault(room, {})[f] = None
-        for d, saved in ((b.loc, self.loc), (b.occ, self.occ), (b.fluent_room, self.fluent_room),
-                         (b.container_room, self.container_room)):
-            for k, old in saved.items():
+        for d, was in ((b.loc, self.loc), (b.occ, self.occ), (b.fluent_room, self.fluent_room),
+                       (b.container_room, self.container_room)):
+            for k, old in was.items():
                 _restore(d, k, old)
         b.rooms.difference_update(self.rooms)
         for a in b.agents[n_agents:]:
@@ -503,7 +503,7 @@ class IndexBuilder:
         #: observations recorded so far (see :func:`observation_limit`)
         self.observations = 0
         self._limit = observation_limit(0)
-        self._ev = None  # the event being replayed
+        self._ev: Any = None  # the event being replayed
         self._undo: Optional[_Undo] = None  # what the event being applied changed (None: plain replay)
         self._undo_record = _Undo()
         self._on: dict = {}  # event kind -> its on_<kind> function

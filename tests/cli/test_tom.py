@@ -90,6 +90,27 @@ def test_bench_online_small():
     assert r.exit_code == 1 and "unknown trust policy" in r.output
 
 
+def test_bench_online_splits_the_time_from_sampled_blocks(monkeypatch):
+    """Small blocks, one in four timed call by call: every event and question is still counted (the bench checks
+    the answers against the batch check), and the split of the CPU time adds back up to the whole."""
+    from belief.app.bench import online
+
+    import time
+    import types
+
+    reads = []
+    clocks = types.SimpleNamespace(process_time=time.process_time,
+                                   perf_counter=lambda: reads.append(1) or time.perf_counter())
+    monkeypatch.setattr(online, "time", clocks)
+    monkeypatch.setattr(online, "BLOCK", 32)
+    monkeypatch.setattr(online, "SPLIT_EVERY", 4)
+    s = online.run(events=300, agents=3, depth=3, load=False, questions_per_event=2, repeats=10)
+    assert len(reads) == 3 * 3 * 32  # blocks 0, 4 and 8 of the ten: three wall-clock reads an event
+    assert s["events"] == 300 and s["append_us"] > 0 and s["query_us"] > 0
+    whole = (s["append_us"] * 300 + s["query_us"] * 600) / 1e6
+    assert abs(whole - s["online_s"]) <= 0.01 * s["online_s"] + 6e-4  # (online_s is rounded to ms)
+
+
 def test_subprocess_last_line_is_json(tmp_path):
     """Through a pipe (not a terminal), with --json: nothing but the JSON line on stdout."""
     p = subprocess.run([sys.executable, "-c", "from belief.app.cli import main; main()", "bench", "checker",
