@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-deep bench install clean
+.PHONY: demo test test-compiled test-deep bench install clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -27,6 +27,23 @@ test: $(STAMP)
 	$(BIN)/mypy grammar
 	$(BIN)/python -m pytest -q -n 2
 
+# the compiled build (setup.py: BELIEF_COMPILE=1 compiles the replay with mypyc) in a venv of its own, whose
+# dependencies are the main venv's (a path file), against the replay's tests; -P: the compiled package installed,
+# not the sources in this folder
+COMPILED_VENV := .venv-compiled
+test-compiled: $(STAMP)
+	rm -rf $(COMPILED_VENV)
+	$(PYTHON) -m venv $(COMPILED_VENV)
+	$(COMPILED_VENV)/bin/python -m pip install --quiet "setuptools>=77" wheel
+	$(BIN)/python -c 'import sys; print(*(p for p in sys.path if p.endswith("-packages")), sep="\n")' \
+	    > "$$($(COMPILED_VENV)/bin/python -c 'import site; print(site.getsitepackages()[0])')/zz_belief_deps.pth"
+	BELIEF_COMPILE=1 $(COMPILED_VENV)/bin/python -m pip install --quiet --no-build-isolation --no-deps .
+	BELIEF_EXPECT_COMPILED=1 $(COMPILED_VENV)/bin/python -P -m pytest -q -n 2 -p no:cacheprovider \
+	    tests/truth/test_compiled_build.py tests/truth/test_tracker.py tests/truth/test_red_team.py \
+	    tests/truth/test_compact_storage.py tests/truth/test_checker_properties.py tests/truth/test_perception.py \
+	    tests/truth/test_joint_witnessing.py tests/truth/test_message_fast_path.py \
+	    --deselect tests/truth/test_red_team.py::test_the_legitimate_worlds_rules_are_read_as_before
+
 # random seeds, ten times the examples, failures kept under .hypothesis/ and replayed first (tests/conftest.py)
 test-deep: $(STAMP)
 	HYPOTHESIS_PROFILE=deep $(BIN)/python -m pytest -q -n 2 -m hypothesis
@@ -35,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/belief bench parse
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(COMPILED_VENV) .pytest_cache .hypothesis build *.egg-info

@@ -10,7 +10,8 @@ last question asked again and again (nothing appended since), beside ``dict_look
 the same key in the same loop; ``gc_s`` is the cyclic garbage collector's CPU time within the timed blocks (the
 tracker keeps no new container an event, so any is set off by its caller's objects). With ``load`` it also times
 reading the same trace back from JSONL (``load_events_per_s``) and a 15-event prefix of it
-(``load_15_events_ms``: the fixed cost per trace). Times are CPU times of this process (one core), the online
+(``load_15_events_ms``: the fixed cost per trace). ``compiled``: whether the replay running is the compiled
+build's (``BELIEF_COMPILE=1``, setup.py). Times are CPU times of this process (one core), the online
 ones read once per :data:`BLOCK` events and split between appends and questions by the wall clock around each
 call in one block of :data:`SPLIT_EVERY` (reading it around every call would add about 0.5 us an event).
 """
@@ -22,6 +23,7 @@ import random
 import time
 from itertools import count, islice
 
+import belief.truth.index as replay_module
 from belief.app.bench.checker import make_trace, peak_mb
 from belief.truth.checker import check
 from belief.truth.trace import Trace
@@ -117,6 +119,8 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
     out = {
         "events": len(trace), "agents": agents, "depth": depth, "rooms": rooms, "objects": objects, "seed": seed,
         "policy": policy, "questions_per_event": questions_per_event,
+        # the replay compiled (BELIEF_COMPILE=1, setup.py), or the pure-Python one
+        "compiled": not str(replay_module.__file__).endswith(".py"),
         "append_us": round(1e6 * t_append / len(trace), 2),
         "query_us": round(1e6 * t_query / n_questions, 2) if n_questions else None,
         "online_s": round(online_s, 3),

@@ -36,6 +36,7 @@ from typing import Any, Iterable, Optional, cast
 from belief.errors import TraceError
 from belief.logic.formula import normalize_chain
 from belief.logic.policies import ChainEffect, GroupEffect, PolicyContext, TrustPolicy
+from belief.truth.conditions import MayCondition, may_condition
 from belief.truth.trace import declared_rooms, event_agents, perception_agents
 
 #: how a value reached a chain
@@ -240,6 +241,9 @@ class Perception:
             reach |= m
         self.reach = reach
 
+    def __reduce__(self):  # (copy and pickle; also in the compiled build, whose classes have no __dict__)
+        return Perception, (self.perceivers, self.default, self.views, self.witnesses)
+
     def reaches(self, ids) -> bool:
         """Is the chain (agent ids, in order) reached by the update?"""
         return bool((self.perceivers >> ids[0]) & 1) and self.follows(ids)
@@ -294,19 +298,6 @@ def credits(idx: "FluentIndex", j: int, ids) -> bool:
         if not ((mask | perc.witnesses) >> i) & 1:
             return False
     return bool((mask >> ids[-1]) & 1) and perc.credits(ids)
-
-
-class MayCondition(tuple):
-    """The conditions of a possible change: ``((fluent, frozenset of values), ...)``. A chain draws the change
-    unless it can rule one of them out (its value of a condition's fluent is none of the values)."""
-
-    __slots__ = ()
-
-
-def may_condition(given) -> Optional[MayCondition]:
-    if not given:
-        return None
-    return MayCondition((tuple(c.fluent), frozenset(c.values)) for c in given)
 
 
 @dataclass
@@ -516,6 +507,11 @@ class IndexBuilder:
         self._msg_perc: Optional[Perception] = None       # a message's perception (its observers are fixed)
         self._named: dict[str, None] = {}   # agents named by the events before position _named_upto
         self._named_upto = 0
+
+    def __reduce__(self):
+        """Copy and pickle: built again from its trace and policy, then given its state (the compiled build's
+        classes cannot be made without calling ``__init__``)."""
+        return IndexBuilder, (self.trace, self.policy), self.__getstate__()
 
     # -- helpers --
     def bit(self, agent: str) -> int:

@@ -80,6 +80,7 @@ def test_bench_online_small():
     assert set(s) >= {"append_us", "query_us", "peak_mb", "ratio_vs_batch", "load_events_per_s", "load_15_events_ms",
                       "gc_s"}
     assert 0 <= s["gc_s"] <= s["online_s"]
+    assert isinstance(s["compiled"], bool)
     assert s["events"] == 400 and s["agents"] == 4 and s["ratio_vs_batch"] > 0
     r = runner.invoke(app, ["bench", "online", "--events", "300", "--agents", "3", "--questions-per-event", "4",
                             "--no-load", "--json"])
