@@ -470,7 +470,11 @@ def _observed(by: dict, wit: dict, ids, pos: int, code: str) -> None:
 
 
 class IndexBuilder:
-    """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects."""
+    """Replays a trace event by event (``on_<kind>``) into :class:`FluentIndex` objects.
+
+    Times and observer masks are left unannotated where updates append them: the compiled build
+    (``BELIEF_COMPILE=1``, setup.py) then appends the event's own int objects, as the interpreter does, instead of
+    a new one each (an annotated ``int`` is held unboxed and boxed again for a list)."""
 
     def __init__(self, trace, policy: TrustPolicy, rooms: Optional[Iterable[str]] = None):
         """``rooms``: the rooms known up front (default: the trace's ``meta["room_names"]``, :func:`declared_rooms`)."""
@@ -602,7 +606,7 @@ class IndexBuilder:
             self._percs[observers] = perc
         return self._percs[observers]
 
-    def group(self, f: tuple, mask: int, value, t: int, e: int, how: str, excl: int = 0, *,
+    def group(self, f: tuple, mask, value, t, e: int, how: str, excl: int = 0, *,
               wmask: int = 0, change: bool = False, cond: Optional[tuple] = None):
         perc = None
         if self._msg_perc is not None:  # a message: the policy chose the agents; perception narrows them
@@ -691,7 +695,7 @@ class IndexBuilder:
                 w.append(pos)
         return pos
 
-    def seen(self, f: tuple, mask: int, value, t: int, e: int, room: Optional[str]) -> None:
+    def seen(self, f: tuple, mask, value, t, e: int, room: Optional[str]) -> None:
         """The agents of ``mask`` see ``f`` become ``value``: :meth:`set_real` (the value shown later in ``room``),
         then one group update (``HOW_SEEN``), a change iff reality changed. The commonest write (a move, the
         whereabouts of who enters or leaves, a statement, an action's effect): when the event says nothing of
@@ -741,7 +745,7 @@ class IndexBuilder:
         else:
             _observed(by, idx.wit_by_agent, ids, pos, idx.code)
 
-    def show(self, shown: dict, mask: int, t: int, e: int, skip: set) -> None:
+    def show(self, shown: dict, mask, t, e: int, skip: set) -> None:
         """An entry shows the fluents of ``shown`` but those in ``skip`` (their real values) to ``mask``:
         :meth:`group` of each (``HOW_ENTERED``), with what the updates share (observers, the observation count,
         agent ids) worked out once. An event that says who perceived it, or a replay near :data:`NARROW_LIMIT`,
@@ -797,7 +801,7 @@ class IndexBuilder:
                 _observed(by, idx.wit_by_agent, ids, pos, idx.code)
         self.seq = seq
 
-    def chain_update(self, f: tuple, chain: tuple, value, t: int, e: int, how: str):
+    def chain_update(self, f: tuple, chain: tuple, value, t, e: int, how: str):
         chain = cast("tuple[str, ...]", normalize_chain(chain))  # a trace's chains name agents, never variables
         if not chain:
             return
@@ -817,7 +821,7 @@ class IndexBuilder:
         ov[4].append(how)
         self.seq += 1
 
-    def set_real(self, f: tuple, value, t: int, e: int, room: Optional[str], *, reveal: bool = False) -> bool:
+    def set_real(self, f: tuple, value, t, e: int, room: Optional[str], *, reveal: bool = False) -> bool:
         """Record the fluent's real value; True iff that is a change (a reveal of an unknown value is not)."""
         if e >= NARROW_LIMIT:
             self._widen()
@@ -876,7 +880,7 @@ class IndexBuilder:
                          f"checker's limit: {OBSERVATIONS_BASE:,} + {OBSERVATIONS_PER_EVENT:,} per event; an update "
                          f"costs one per agent who observes it, so n agents entering a room cost n squared)")
 
-    def leave(self, agent: str, t: int, e: int):
+    def leave(self, agent: str, t, e: int):
         room = self.loc.get(agent)
         if room is None:
             return
