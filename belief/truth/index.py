@@ -242,7 +242,7 @@ class Perception:
         self.reach = reach
 
     def __reduce__(self):  # (copy and pickle; also in the compiled build, whose classes have no __dict__)
-        return Perception, (self.perceivers, self.default, self.views, self.witnesses)
+        return type(self), (self.perceivers, self.default, self.views, self.witnesses)
 
     def reaches(self, ids) -> bool:
         """Is the chain (agent ids, in order) reached by the update?"""
@@ -515,7 +515,7 @@ class IndexBuilder:
     def __reduce__(self):
         """Copy and pickle: built again from its trace and policy, then given its state (the compiled build's
         classes cannot be made without calling ``__init__``)."""
-        return IndexBuilder, (self.trace, self.policy), self.__getstate__()
+        return type(self), (self.trace, self.policy), self.__getstate__()
 
     # -- helpers --
     def bit(self, agent: str) -> int:
