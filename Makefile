@@ -29,7 +29,7 @@ test: $(STAMP)
 
 # the compiled build (setup.py: BELIEF_COMPILE=1 compiles the replay with mypyc) in a venv of its own, whose
 # dependencies are the main venv's (a path file), against the replay's tests; -P: the compiled package installed,
-# not the sources in this folder
+# not the sources in this folder (so the one red-team test that imports the checkout's envs/ is left out)
 COMPILED_VENV := .venv-compiled
 test-compiled: $(STAMP)
 	rm -rf $(COMPILED_VENV)

@@ -19,6 +19,7 @@ call in one block of :data:`SPLIT_EVERY` (reading it around every call would add
 from __future__ import annotations
 
 import gc
+import importlib.machinery
 import random
 import time
 from itertools import count, islice
@@ -90,15 +91,13 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
                 break
             asked = list(islice(questions_iter, len(events)))
             gc_time.on = True
+            t0 = clock()
             if block % SPLIT_EVERY:
-                t0 = clock()
                 for ev, questions in zip(events, asked):
                     append(ev)
                     for chain, fluent in questions:
                         online_answers.append(value(chain, fluent))
-                online_s += clock() - t0
             else:
-                t0 = clock()
                 for ev, questions in zip(events, asked):
                     w0 = wall()
                     append(ev)
@@ -108,7 +107,7 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
                     w2 = wall()
                     w_append += w1 - w0
                     w_query += w2 - w1
-                online_s += clock() - t0
+            online_s += clock() - t0
             gc_time.on = False
     finally:
         gc.callbacks.remove(gc_time)
@@ -120,7 +119,7 @@ def run(events: int = 20_000, agents: int = 10, depth: int = 4, rooms: int = 5, 
         "events": len(trace), "agents": agents, "depth": depth, "rooms": rooms, "objects": objects, "seed": seed,
         "policy": policy, "questions_per_event": questions_per_event,
         # the replay compiled (BELIEF_COMPILE=1, setup.py), or the pure-Python one
-        "compiled": not str(replay_module.__file__).endswith(".py"),
+        "compiled": str(replay_module.__file__).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)),
         "append_us": round(1e6 * t_append / len(trace), 2),
         "query_us": round(1e6 * t_query / n_questions, 2) if n_questions else None,
         "online_s": round(online_s, 3),
